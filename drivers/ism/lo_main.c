@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ISM loopback device: device lifetime and the module.
+ *
+ * Each loopback device has a random GID and CHID %ISM_CHID_LOOPBACK and
+ * reaches only itself: two processes or network namespaces of one kernel
+ * that use the same device talk through shared memory.
+ */
+#include <linux/module.h>
+#include <linux/mutex.h>
+
+#include "ism_lo.h"
+
+static unsigned int num_devs = 1;
+module_param(num_devs, uint, 0444);
+MODULE_PARM_DESC(num_devs, "number of loopback devices created at load (default 1)");
+
+static unsigned int max_dmbs = 5000;
+module_param(max_dmbs, uint, 0444);
+MODULE_PARM_DESC(max_dmbs, "DMBs per device (default 5000, at most 1048576)");
+
+/* ism_lo_devices: the devices this module created; under ism_lo_mutex. */
+static DEFINE_MUTEX(ism_lo_mutex);
+static LIST_HEAD(ism_lo_devices);
+
+static int ism_lo_query_remote_gid(struct ism_dev *ism, const uuid_t *rgid,
+				   u32 vid_valid, u32 vid)
+{
+	return uuid_equal(rgid, &ism->gid) ? 0 : -EHOSTUNREACH;
+}
+
+static int ism_lo_signal_event(struct ism_dev *ism, const uuid_t *rgid,
+			       u32 trigger_irq, u32 event_code, u64 info)
+{
+	struct ism_event event = {
+		.type = ISM_EVT_SWR,
+		.code = event_code,
+		.info = info,
+		.gid = ism->gid,
+	};
+
+	if (!uuid_equal(rgid, &ism->gid))
+		return -EHOSTUNREACH;
+	ism_handle_event(ism, &event);
+	return 0;
+}
+
+static u32 ism_lo_max_dmbs(struct ism_dev *ism)
+{
+	struct ism_lo *lo = ism_dev_priv(ism);
+
+	return lo->max_dmbs;
+}
+
+static u16 ism_lo_get_chid(struct ism_dev *ism)
+{
+	return ISM_CHID_LOOPBACK;
+}
+
+static const struct ism_device_ops ism_lo_ops = {
+	.query_remote_gid = ism_lo_query_remote_gid,
+	.register_dmb = ism_lo_register_dmb,
+	.unregister_dmb = ism_lo_unregister_dmb,
+	.move_data = ism_lo_move_data,
+	.max_dmbs = ism_lo_max_dmbs,
+	.get_chid = ism_lo_get_chid,
+	.signal_event = ism_lo_signal_event,
+	.attach_dmb = ism_lo_attach_dmb,
+	.detach_dmb = ism_lo_detach_dmb,
+};
+
+/* Caller holds ism_lo_mutex. */
+static int ism_lo_create(const char *name)
+{
+	struct ism_dev *ism;
+	struct ism_lo *lo;
+	int ret;
+
+	ism = ism_dev_alloc(&ism_lo_ops, sizeof(*lo));
+	if (!ism)
+		return -ENOMEM;
+	lo = ism_dev_priv(ism);
+	lo->ism = ism;
+	ret = ism_lo_dmbs_init(lo, max_dmbs);
+	if (ret)
+		goto free;
+	uuid_gen(&ism->gid);
+	ism->max_dmb_len = ISM_LO_MAX_DMB_LEN;
+	ret = dev_set_name(&ism->dev, "%s", name);
+	if (ret)
+		goto free;
+	ret = ism_dev_register(ism);
+	if (ret)
+		goto free;
+	list_add_tail(&lo->list, &ism_lo_devices);
+	return 0;
+
+free:
+	ism_lo_dmbs_destroy(lo);
+	put_device(&ism->dev);
+	return ret;
+}
+
+/* Caller holds ism_lo_mutex. */
+static void ism_lo_destroy(struct ism_lo *lo)
+{
+	struct ism_dev *ism = lo->ism;
+
+	list_del(&lo->list);
+	ism_dev_unregister(ism);
+	ism_lo_dmbs_destroy(lo);
+	put_device(&ism->dev);
+}
+
+static void ism_lo_destroy_all(void)
+{
+	struct ism_lo *lo, *tmp;
+
+	mutex_lock(&ism_lo_mutex);
+	list_for_each_entry_safe_reverse(lo, tmp, &ism_lo_devices, list)
+		ism_lo_destroy(lo);
+	mutex_unlock(&ism_lo_mutex);
+}
+
+static int __init ism_lo_init(void)
+{
+	char name[16];
+	unsigned int i;
+	int ret = 0;
+
+	if (!max_dmbs || max_dmbs > ISM_LO_MAX_SLOTS)
+		return -EINVAL;
+
+	mutex_lock(&ism_lo_mutex);
+	for (i = 0; i < num_devs && !ret; i++) {
+		snprintf(name, sizeof(name), "ismlo%u", i);
+		ret = ism_lo_create(name);
+	}
+	mutex_unlock(&ism_lo_mutex);
+	if (ret)
+		ism_lo_destroy_all();
+	return ret;
+}
+
+static void __exit ism_lo_exit(void)
+{
+	ism_lo_destroy_all();
+	/* DMBs are freed by RCU callbacks in this module. */
+	rcu_barrier();
+}
+
+module_init(ism_lo_init);
+module_exit(ism_lo_exit);
+
+MODULE_DESCRIPTION("ISM loopback device");
+MODULE_LICENSE("GPL");

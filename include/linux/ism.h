@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ISM: the Internal Shared Memory device layer.
+ *
+ * Two audiences, two sections. Clients (SMC-D and others) use only the
+ * ism_*() helpers of the first section and never look inside a device.
+ * Device drivers (loopback, virtual ISM, PCI-ISM) fill the ops table of the
+ * second section and report interrupts and events to the core, never to a
+ * client. The core in between keeps the device and client registries, the
+ * owner of every DMB, and routes interrupts and events.
+ *
+ * See Documentation/networking/ism.rst.
+ */
+#ifndef _LINUX_ISM_H
+#define _LINUX_ISM_H
+
+#include <linux/device.h>
+#include <linux/overflow.h>
+#include <linux/types.h>
+#include <linux/uuid.h>
+#include <linux/xarray.h>
+
+struct ism_dev;
+
+/* ======================== Common definitions ======================== */
+
+/** define ISM_MAX_CLIENTS - number of clients that can be registered at once */
+#define ISM_MAX_CLIENTS		8
+/** define ISM_CHID_LOOPBACK - fabric id of software loopback devices */
+#define ISM_CHID_LOOPBACK	0xFFFF
+/** define ISM_DMBE_BITS - number of signal bits in a DMB's dmbe mask */
+#define ISM_DMBE_BITS		16
+
+/**
+ * struct ism_dmb - a Direct Memory Buffer
+ * @token: set by the device: names the DMB to a writing peer
+ * @cpu_addr: set by the device: kernel address of the buffer
+ * @dma_addr: set by the device: bus address of the buffer, never 0
+ * @len: set by the client: length in bytes
+ * @idx: set by the device: index of the DMB on its device, below max_dmbs
+ * @rgid: set by the client: GID of the only device allowed to write into it
+ *
+ * A client fills @len and @rgid and passes the structure to
+ * ism_register_dmb(); the device fills the rest. The same structure (or a
+ * copy with the same @token and @idx) is later given to ism_unregister_dmb().
+ * ism_attach_dmb() fills @cpu_addr and @len of a peer's DMB.
+ */
+struct ism_dmb {
+	u64 token;
+	void *cpu_addr;
+	dma_addr_t dma_addr;
+	u32 len;
+	u32 idx;
+	uuid_t rgid;
+};
+
+/**
+ * enum ism_event_type - kinds of &struct ism_event
+ * @ISM_EVT_DMB: a DMB this device writes into was unregistered by its owner
+ * @ISM_EVT_GID: a peer GID was disabled or failed
+ * @ISM_EVT_SWR: a software event sent by a peer with ism_signal_event()
+ */
+enum ism_event_type {
+	ISM_EVT_DMB = 0,
+	ISM_EVT_GID = 1,
+	ISM_EVT_SWR = 2,
+};
+
+/**
+ * struct ism_event - an event reported by a device
+ * @type: an &enum ism_event_type
+ * @code: type-specific code (for %ISM_EVT_SWR the sender's event code)
+ * @token: the DMB token for %ISM_EVT_DMB, else 0
+ * @time: device timestamp, 0 if the device has none
+ * @info: type-specific information (for %ISM_EVT_SWR the sender's info)
+ * @gid: the peer GID the event is about
+ */
+struct ism_event {
+	u32 type;
+	u32 code;
+	u64 token;
+	u64 time;
+	u64 info;
+	uuid_t gid;
+};
+
+/* =========================== Client API =========================== */
+
+/**
+ * struct ism_client - a user of ISM devices
+ * @name: name of the client, for logs and netlink
+ * @add_dev: mandatory; a device became available to the client. Process
+ *	context, called with the core's registry mutex held: it must not
+ *	register or unregister clients or devices. The client may register
+ *	DMBs from here.
+ * @remove_dev: mandatory; the device or the client is going away. Same
+ *	context as @add_dev. The client must stop using the device and
+ *	unregister its DMBs before returning.
+ * @handle_irq: optional; a peer signalled DMB @idx of this client with
+ *	bits @dmbemask set. May run in hard-irq context: must not sleep.
+ * @handle_event: optional; the device reported @event. May run in hard-irq
+ *	context: must not sleep.
+ * @id: set by the core: the client's slot, valid while registered
+ *
+ * @handle_irq and @handle_event are called under rcu_read_lock() only
+ * between the end of @add_dev and the start of @remove_dev for that device.
+ */
+struct ism_client {
+	const char *name;
+	void (*add_dev)(struct ism_dev *dev);
+	void (*remove_dev)(struct ism_dev *dev);
+	void (*handle_irq)(struct ism_dev *dev, unsigned int idx, u16 dmbemask);
+	void (*handle_event)(struct ism_dev *dev, const struct ism_event *event);
+	u8 id;
+};
+
+int ism_register_client(struct ism_client *client);
+void ism_unregister_client(struct ism_client *client);
+
+int ism_register_dmb(struct ism_dev *dev, struct ism_dmb *dmb,
+		     struct ism_client *client);
+int ism_unregister_dmb(struct ism_dev *dev, struct ism_dmb *dmb);
+int ism_attach_dmb(struct ism_dev *dev, struct ism_dmb *dmb);
+int ism_detach_dmb(struct ism_dev *dev, u64 token);
+int ism_query_remote_gid(struct ism_dev *dev, const uuid_t *rgid,
+			 u32 vid_valid, u32 vid);
+int ism_signal_event(struct ism_dev *dev, const uuid_t *rgid,
+		     u32 trigger_irq, u32 event_code, u64 info);
+int ism_add_vlan_id(struct ism_dev *dev, u64 vlan_id);
+int ism_del_vlan_id(struct ism_dev *dev, u64 vlan_id);
+void ism_get_local_gid(const struct ism_dev *dev, uuid_t *gid);
+u16 ism_get_chid(struct ism_dev *dev);
+u32 ism_get_max_dmbs(struct ism_dev *dev);
+const char *ism_dev_name(const struct ism_dev *dev);
+
+/* ======================= Device driver API ======================== */
+
+/**
+ * struct ism_device_ops - what a device driver implements
+ * @query_remote_gid: mandatory; 0 if the device can reach @rgid (on VLAN
+ *	@vid when @vid_valid), else a negative errno. Process context.
+ * @register_dmb: mandatory; allocate a zeroed DMB of @dmb->len bytes that
+ *	only @dmb->rgid may write; fill token, idx, cpu_addr and dma_addr.
+ *	Process context, may sleep.
+ * @unregister_dmb: mandatory; free the DMB named by @dmb->token and
+ *	@dmb->idx. Process context, may sleep. The core calls it once per
+ *	successful @register_dmb.
+ * @move_data: mandatory; copy @size bytes from @data to offset @offset of
+ *	the peer DMB @token. With @sf set, set bit @idx of that DMB's dmbe
+ *	mask and interrupt its owner. Must reject an unknown token (-ENOENT),
+ *	a range outside the DMB (-EINVAL, see ism_dmb_range_ok()) and @idx
+ *	not below %ISM_DMBE_BITS (-EINVAL), writing nothing. Any context in
+ *	which the caller may be, including softirq; must not sleep.
+ * @max_dmbs: mandatory; number of DMB indexes of the device. Any context.
+ * @get_chid: mandatory; the fabric id. Any context.
+ * @signal_event: optional; send a software event to @rgid.
+ * @add_vlan_id: optional; join VLAN @vlan_id.
+ * @del_vlan_id: optional; leave VLAN @vlan_id.
+ * @attach_dmb: optional, with @detach_dmb; map the peer DMB @dmb->token
+ *	for zero-copy writing: fill cpu_addr and len. The DMB stays valid
+ *	until @detach_dmb, even if its owner unregisters it first.
+ * @detach_dmb: optional, with @attach_dmb; undo one @attach_dmb.
+ *
+ * The core copies the driver's const template into each &struct ism_dev,
+ * so the data path is one indirect call with no extra dereference.
+ */
+struct ism_device_ops {
+	int (*query_remote_gid)(struct ism_dev *dev, const uuid_t *rgid,
+				u32 vid_valid, u32 vid);
+	int (*register_dmb)(struct ism_dev *dev, struct ism_dmb *dmb);
+	int (*unregister_dmb)(struct ism_dev *dev, struct ism_dmb *dmb);
+	int (*move_data)(struct ism_dev *dev, u64 token, unsigned int idx,
+			 bool sf, unsigned int offset, const void *data,
+			 unsigned int size);
+	u32 (*max_dmbs)(struct ism_dev *dev);
+	u16 (*get_chid)(struct ism_dev *dev);
+	int (*signal_event)(struct ism_dev *dev, const uuid_t *rgid,
+			    u32 trigger_irq, u32 event_code, u64 info);
+	int (*add_vlan_id)(struct ism_dev *dev, u64 vlan_id);
+	int (*del_vlan_id)(struct ism_dev *dev, u64 vlan_id);
+	int (*attach_dmb)(struct ism_dev *dev, struct ism_dmb *dmb);
+	int (*detach_dmb)(struct ism_dev *dev, u64 token);
+};
+
+/**
+ * struct ism_dev - an ISM device
+ * @ops: the driver's operations, copied in by ism_dev_alloc()
+ * @dev: the device in class ``ism``; set its name and parent before
+ *	ism_dev_register()
+ * @gid: the device's GID; set by the driver before ism_dev_register()
+ * @max_dmb_len: largest DMB the device accepts; set by the driver
+ * @list: core: entry in the device registry
+ * @dmbs: core: DMB index to the core's record of the DMB and its owner
+ * @clients: core: clients attached to this device, RCU-protected
+ * @client_priv: core: each client's private pointer for this device
+ * @priv: the driver's private area, see ism_dev_priv()
+ *
+ * Fields marked core are owned by the core; drivers and clients do not
+ * touch them.
+ */
+struct ism_dev {
+	struct ism_device_ops ops;
+	struct device dev;
+	uuid_t gid;
+	u32 max_dmb_len;
+	struct list_head list;
+	struct xarray dmbs;
+	struct ism_client __rcu *clients[ISM_MAX_CLIENTS];
+	void *client_priv[ISM_MAX_CLIENTS];
+	u8 priv[] __aligned(sizeof(u64));
+};
+
+struct ism_dev *ism_dev_alloc(const struct ism_device_ops *ops,
+			      size_t priv_size);
+int ism_dev_register(struct ism_dev *dev);
+void ism_dev_unregister(struct ism_dev *dev);
+void ism_handle_irq(struct ism_dev *dev, unsigned int idx, u16 dmbemask);
+void ism_handle_event(struct ism_dev *dev, const struct ism_event *event);
+
+/**
+ * ism_dev_priv() - the driver's private area of a device
+ * @dev: device allocated with ism_dev_alloc()
+ *
+ * Return: the start of the area of the size given to ism_dev_alloc().
+ */
+static inline void *ism_dev_priv(struct ism_dev *dev)
+{
+	return dev->priv;
+}
+
+/**
+ * ism_dmb_range_ok() - check a write of @size bytes at @offset of a DMB
+ * @dmb_len: length of the DMB
+ * @offset: first byte to write
+ * @size: number of bytes
+ *
+ * For drivers' @move_data. Safe against @offset + @size wrapping around.
+ *
+ * Return: true if the whole range lies inside the DMB.
+ */
+static inline bool ism_dmb_range_ok(u32 dmb_len, unsigned int offset,
+				    unsigned int size)
+{
+	unsigned int end;
+
+	return !check_add_overflow(offset, size, &end) && end <= dmb_len;
+}
+
+/* ====================== Client inline helpers ====================== */
+
+/**
+ * ism_move_data() - write into a peer's DMB
+ * @dev: local device
+ * @token: token of the peer DMB
+ * @idx: dmbe bit to signal, below %ISM_DMBE_BITS
+ * @sf: signal the DMB's owner once the data is in place
+ * @offset: offset into the peer DMB
+ * @data: source buffer
+ * @size: number of bytes
+ *
+ * Synchronous: when it returns 0 the bytes are in the peer DMB. Any context
+ * but hard irq; does not sleep. One indirect call: the hot path.
+ *
+ * Return: 0, -ENOENT for an unknown token, -EINVAL for a range outside the
+ * DMB or a bad @idx, or another negative errno from the device.
+ */
+static inline int ism_move_data(struct ism_dev *dev, u64 token,
+				unsigned int idx, bool sf, unsigned int offset,
+				const void *data, unsigned int size)
+{
+	return dev->ops.move_data(dev, token, idx, sf, offset, data, size);
+}
+
+/**
+ * ism_get_priv() - a client's private pointer for a device
+ * @dev: device
+ * @client: registered client
+ *
+ * Return: the pointer last set with ism_set_priv(), or NULL.
+ */
+static inline void *ism_get_priv(const struct ism_dev *dev,
+				 const struct ism_client *client)
+{
+	return dev->client_priv[client->id];
+}
+
+/**
+ * ism_set_priv() - set a client's private pointer for a device
+ * @dev: device
+ * @client: registered client
+ * @priv: the pointer; cleared by the core when the client leaves the device
+ *
+ * Typically called from the client's add_dev callback.
+ */
+static inline void ism_set_priv(struct ism_dev *dev,
+				const struct ism_client *client, void *priv)
+{
+	dev->client_priv[client->id] = priv;
+}
+
+#endif /* _LINUX_ISM_H */

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ISM core: the client registry and attaching clients to devices.
+ */
+#include <linux/module.h>
+
+#include "ism_core.h"
+
+struct ism_client *ism_clients[ISM_MAX_CLIENTS];
+
+/* Caller holds ism_registry_mutex. */
+void ism_attach_client(struct ism_dev *dev, struct ism_client *client)
+{
+	client->add_dev(dev);
+	/* Publish only now: irqs and events start after add_dev returned. */
+	rcu_assign_pointer(dev->clients[client->id], client);
+}
+
+/* Caller holds ism_registry_mutex. */
+void ism_detach_client(struct ism_dev *dev, struct ism_client *client)
+{
+	RCU_INIT_POINTER(dev->clients[client->id], NULL);
+	/*
+	 * The irq and event paths check the slot under RCU: after the grace
+	 * period none of the client's handlers runs for @dev any more, so
+	 * remove_dev does not race with them.
+	 */
+	synchronize_rcu();
+	client->remove_dev(dev);
+	ism_release_client_dmbs(dev, client);
+	dev->client_priv[client->id] = NULL;
+}
+
+/**
+ * ism_register_client() - register a client of ISM devices
+ * @client: client with name, add_dev and remove_dev set
+ *
+ * Calls @client's add_dev for every registered device now, and for every
+ * device registered later. Process context; takes the registry mutex.
+ *
+ * Return: 0; -EINVAL if a mandatory callback is missing; -EEXIST if @client
+ * is already registered; -ENOSPC if %ISM_MAX_CLIENTS clients are.
+ */
+int ism_register_client(struct ism_client *client)
+{
+	struct ism_dev *dev;
+	int i, slot = -1;
+
+	if (!client || !client->name || !client->add_dev || !client->remove_dev)
+		return -EINVAL;
+
+	mutex_lock(&ism_registry_mutex);
+	for (i = ISM_MAX_CLIENTS - 1; i >= 0; i--) {
+		if (ism_clients[i] == client) {
+			mutex_unlock(&ism_registry_mutex);
+			return -EEXIST;
+		}
+		if (!ism_clients[i])
+			slot = i;
+	}
+	if (slot < 0) {
+		mutex_unlock(&ism_registry_mutex);
+		return -ENOSPC;
+	}
+	client->id = slot;
+	ism_clients[slot] = client;
+	list_for_each_entry(dev, &ism_devices, list)
+		ism_attach_client(dev, client);
+	mutex_unlock(&ism_registry_mutex);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(ism_register_client);
+
+/**
+ * ism_unregister_client() - unregister a client
+ * @client: registered client
+ *
+ * Calls @client's remove_dev for every device. DMBs the client still holds
+ * on a device after its remove_dev returned are unregistered by the core,
+ * with one warning per device naming the client; nothing is left behind.
+ * When it returns none of @client's callbacks runs or will run. Process
+ * context; takes the registry mutex. Unregistering a client that is not
+ * registered does nothing.
+ */
+void ism_unregister_client(struct ism_client *client)
+{
+	struct ism_dev *dev;
+
+	mutex_lock(&ism_registry_mutex);
+	if (client->id >= ISM_MAX_CLIENTS || ism_clients[client->id] != client) {
+		mutex_unlock(&ism_registry_mutex);
+		return;
+	}
+	list_for_each_entry(dev, &ism_devices, list)
+		ism_detach_client(dev, client);
+	ism_clients[client->id] = NULL;
+	mutex_unlock(&ism_registry_mutex);
+}
+EXPORT_SYMBOL_GPL(ism_unregister_client);

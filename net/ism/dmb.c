@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ISM core: DMB registration and ownership.
+ *
+ * Every registered DMB has a record in its device's dmbs xarray, indexed by
+ * the DMB index the device chose. The record names the owning client, which
+ * the irq path needs, and lets the core release what a client left behind.
+ * Writers take the xarray's lock (process context); the irq path reads it
+ * under RCU.
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+
+#include "ism_core.h"
+
+static bool ism_client_registered(const struct ism_client *client)
+{
+	return client->id < ISM_MAX_CLIENTS &&
+	       READ_ONCE(ism_clients[client->id]) == client;
+}
+
+/**
+ * ism_register_dmb() - register a DMB for a client
+ * @dev: device the client was given by add_dev
+ * @dmb: DMB with len and rgid set; the device fills the other fields
+ * @client: the owner, which receives the DMB's irqs
+ *
+ * Process context; may sleep.
+ *
+ * Return: 0; -EINVAL for a NULL argument, an unregistered client, or a
+ * length of 0 or above the device's max_dmb_len; -ENOMEM; -EIO if the device
+ * returned an index it already uses or one not below max_dmbs (a driver
+ * bug); or the device's error (-ENOSPC when all indexes are in use).
+ */
+int ism_register_dmb(struct ism_dev *dev, struct ism_dmb *dmb,
+		     struct ism_client *client)
+{
+	struct ism_dmb_rec *rec;
+	int ret;
+
+	if (!dev || !dmb || !client || !ism_client_registered(client) ||
+	    !dmb->len || dmb->len > dev->max_dmb_len)
+		return -EINVAL;
+
+	rec = kzalloc(sizeof(*rec), GFP_KERNEL);
+	if (!rec)
+		return -ENOMEM;
+	ret = dev->ops.register_dmb(dev, dmb);
+	if (ret)
+		goto free_rec;
+
+	rec->dmb = *dmb;
+	rec->client = client;
+	ret = -EIO;
+	if (dmb->idx < dev->ops.max_dmbs(dev))
+		ret = xa_insert(&dev->dmbs, dmb->idx, rec, GFP_KERNEL);
+	if (ret) {
+		dev_err(&dev->dev, "cannot record DMB index %u: %d\n",
+			dmb->idx, ret);
+		dev->ops.unregister_dmb(dev, dmb);
+		ret = ret == -EBUSY ? -EIO : ret;
+		goto free_rec;
+	}
+	return 0;
+
+free_rec:
+	kfree(rec);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(ism_register_dmb);
+
+/* Called for a record already erased from the xarray. */
+static int ism_release_dmb(struct ism_dev *dev, struct ism_dmb_rec *rec)
+{
+	int ret = dev->ops.unregister_dmb(dev, &rec->dmb);
+
+	kfree_rcu(rec, rcu);
+	return ret;
+}
+
+/**
+ * ism_unregister_dmb() - unregister a DMB
+ * @dev: device the DMB was registered on
+ * @dmb: the DMB; only token and idx are read
+ *
+ * Process context; may sleep. The core forgets the DMB even if the device
+ * reports an error freeing it.
+ *
+ * Return: 0; -EINVAL for a NULL argument; -ENOENT if no DMB with this token
+ * and index is registered on @dev (a stale token, a second unregister, an
+ * index out of range); or the device's error.
+ */
+int ism_unregister_dmb(struct ism_dev *dev, struct ism_dmb *dmb)
+{
+	struct ism_dmb_rec *rec;
+
+	if (!dev || !dmb)
+		return -EINVAL;
+
+	xa_lock(&dev->dmbs);
+	rec = xa_load(&dev->dmbs, dmb->idx);
+	if (!rec || rec->dmb.token != dmb->token) {
+		xa_unlock(&dev->dmbs);
+		return -ENOENT;
+	}
+	__xa_erase(&dev->dmbs, dmb->idx);
+	xa_unlock(&dev->dmbs);
+
+	return ism_release_dmb(dev, rec);
+}
+EXPORT_SYMBOL_GPL(ism_unregister_dmb);
+
+/*
+ * Release what @client still holds on @dev after its remove_dev ran.
+ * Caller holds ism_registry_mutex; @client's handlers no longer run for @dev.
+ */
+void ism_release_client_dmbs(struct ism_dev *dev, struct ism_client *client)
+{
+	struct ism_dmb_rec *rec;
+	unsigned int left = 0;
+	unsigned long idx;
+
+	xa_for_each(&dev->dmbs, idx, rec) {
+		if (rec->client != client)
+			continue;
+		xa_erase(&dev->dmbs, idx);
+		ism_release_dmb(dev, rec);
+		left++;
+	}
+	if (left)
+		dev_warn(&dev->dev, "client %s left %u DMBs registered; released them\n",
+			 client->name, left);
+}

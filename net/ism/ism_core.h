@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internal interfaces of the ISM core, shared by its files only.
+ */
+#ifndef _NET_ISM_CORE_H
+#define _NET_ISM_CORE_H
+
+#include <linux/ism.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+
+/*
+ * ism_registry_mutex protects ism_devices, ism_clients[] and every
+ * device's clients[] slots against writers. Readers on the irq and event
+ * paths use RCU instead. Taken in process context only; clients' add_dev
+ * and remove_dev run under it.
+ */
+extern struct mutex ism_registry_mutex;
+extern struct list_head ism_devices;
+extern struct ism_client *ism_clients[ISM_MAX_CLIENTS];
+extern struct class ism_class;
+
+/**
+ * struct ism_dmb_rec - the core's record of a registered DMB
+ * @dmb: copy of the DMB as the device filled it
+ * @client: owner; registered for as long as the record exists
+ * @rcu: the irq path reads records under RCU
+ */
+struct ism_dmb_rec {
+	struct ism_dmb dmb;
+	struct ism_client *client;
+	struct rcu_head rcu;
+};
+
+void ism_release_client_dmbs(struct ism_dev *dev, struct ism_client *client);
+void ism_attach_client(struct ism_dev *dev, struct ism_client *client);
+void ism_detach_client(struct ism_dev *dev, struct ism_client *client);
+
+#endif /* _NET_ISM_CORE_H */
