@@ -137,8 +137,10 @@ static int __init ism_lo_init(void)
 		ret = ism_lo_create(name);
 	}
 	mutex_unlock(&ism_lo_mutex);
-	if (ret)
+	if (ret) {
 		ism_lo_destroy_all();
+		rcu_barrier();
+	}
 	return ret;
 }
 

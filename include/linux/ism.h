@@ -98,6 +98,8 @@ struct ism_event {
  *	unregister its DMBs before returning.
  * @handle_irq: optional; a peer signalled DMB @idx of this client with
  *	bits @dmbemask set. May run in hard-irq context: must not sleep.
+ *	Signals may be coalesced, and one may arrive spuriously for a newly
+ *	registered DMB that reuses the index of one just unregistered.
  * @handle_event: optional; the device reported @event. May run in hard-irq
  *	context: must not sleep.
  * @id: set by the core: the client's slot, valid while registered
@@ -149,7 +151,9 @@ const char *ism_dev_name(const struct ism_dev *dev);
  *	the peer DMB @token. With @sf set, set bit @idx of that DMB's dmbe
  *	mask and interrupt its owner. Must reject an unknown token (-ENOENT),
  *	a range outside the DMB (-EINVAL, see ism_dmb_range_ok()) and @idx
- *	not below %ISM_DMBE_BITS (-EINVAL), writing nothing. Any context in
+ *	not below %ISM_DMBE_BITS (-EINVAL), writing nothing. @data may be
+ *	the destination itself (an attached writer) but must not partly
+ *	overlap it. Any context in
  *	which the caller may be, including softirq; must not sleep.
  * @max_dmbs: mandatory; number of DMB indexes of the device. Any context.
  * @get_chid: mandatory; the fabric id. Any context.
@@ -255,7 +259,7 @@ static inline bool ism_dmb_range_ok(u32 dmb_len, unsigned int offset,
  * @idx: dmbe bit to signal, below %ISM_DMBE_BITS
  * @sf: signal the DMB's owner once the data is in place
  * @offset: offset into the peer DMB
- * @data: source buffer
+ * @data: source buffer; the destination itself or not overlapping it
  * @size: number of bytes
  *
  * Synchronous: when it returns 0 the bytes are in the peer DMB. Any context

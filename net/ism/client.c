@@ -16,16 +16,22 @@ void ism_attach_client(struct ism_dev *dev, struct ism_client *client)
 	rcu_assign_pointer(dev->clients[client->id], client);
 }
 
-/* Caller holds ism_registry_mutex. */
-void ism_detach_client(struct ism_dev *dev, struct ism_client *client)
+/*
+ * Detaching is two steps so that one RCU grace period serves many detaches
+ * (it takes a second or more on a loaded emulated machine):
+ * ism_unpublish_client() clears the client's slot of @dev, so the irq and
+ * event paths, which check it under RCU, stop calling the client; after
+ * synchronize_rcu() no handler of the client runs for @dev any more and
+ * ism_detach_client() calls remove_dev without racing with them.
+ * Both with ism_registry_mutex held.
+ */
+void ism_unpublish_client(struct ism_dev *dev, struct ism_client *client)
 {
 	RCU_INIT_POINTER(dev->clients[client->id], NULL);
-	/*
-	 * The irq and event paths check the slot under RCU: after the grace
-	 * period none of the client's handlers runs for @dev any more, so
-	 * remove_dev does not race with them.
-	 */
-	synchronize_rcu();
+}
+
+void ism_detach_client(struct ism_dev *dev, struct ism_client *client)
+{
 	client->remove_dev(dev);
 	ism_release_client_dmbs(dev, client);
 	dev->client_priv[client->id] = NULL;
@@ -91,6 +97,9 @@ void ism_unregister_client(struct ism_client *client)
 		mutex_unlock(&ism_registry_mutex);
 		return;
 	}
+	list_for_each_entry(dev, &ism_devices, list)
+		ism_unpublish_client(dev, client);
+	synchronize_rcu();
 	list_for_each_entry(dev, &ism_devices, list)
 		ism_detach_client(dev, client);
 	ism_clients[client->id] = NULL;

@@ -106,17 +106,21 @@ EXPORT_SYMBOL_GPL(ism_dev_register);
  */
 void ism_dev_unregister(struct ism_dev *dev)
 {
-	struct ism_client *client;
+	struct ism_client *attached[ISM_MAX_CLIENTS];
 	int i;
 
 	mutex_lock(&ism_registry_mutex);
 	list_del_init(&dev->list);
 	for (i = 0; i < ISM_MAX_CLIENTS; i++) {
-		client = rcu_dereference_protected(dev->clients[i],
+		attached[i] = rcu_dereference_protected(dev->clients[i],
 				lockdep_is_held(&ism_registry_mutex));
-		if (client)
-			ism_detach_client(dev, client);
+		if (attached[i])
+			ism_unpublish_client(dev, attached[i]);
 	}
+	synchronize_rcu();
+	for (i = 0; i < ISM_MAX_CLIENTS; i++)
+		if (attached[i])
+			ism_detach_client(dev, attached[i]);
 	mutex_unlock(&ism_registry_mutex);
 	device_del(&dev->dev);
 }

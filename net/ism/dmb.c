@@ -121,9 +121,9 @@ void ism_release_client_dmbs(struct ism_dev *dev, struct ism_client *client)
 	unsigned long idx;
 
 	xa_for_each(&dev->dmbs, idx, rec) {
-		if (rec->client != client)
+		/* Lose no race with an unregister the client still runs. */
+		if (rec->client != client || xa_erase(&dev->dmbs, idx) != rec)
 			continue;
-		xa_erase(&dev->dmbs, idx);
 		ism_release_dmb(dev, rec);
 		left++;
 	}

@@ -34,6 +34,7 @@ struct ism_dmb_rec {
 
 void ism_release_client_dmbs(struct ism_dev *dev, struct ism_client *client);
 void ism_attach_client(struct ism_dev *dev, struct ism_client *client);
+void ism_unpublish_client(struct ism_dev *dev, struct ism_client *client);
 void ism_detach_client(struct ism_dev *dev, struct ism_client *client);
 
 #endif /* _NET_ISM_CORE_H */
