@@ -85,13 +85,15 @@ EXPORT_SYMBOL_GPL(ism_register_client);
  * on a device after its remove_dev returned are unregistered by the core,
  * with one warning per device naming the client; nothing is left behind.
  * When it returns none of @client's callbacks runs or will run. Process
- * context; takes the registry mutex. Unregistering a client that is not
- * registered does nothing.
+ * context; takes the registry mutex. Unregistering NULL or a client that
+ * is not registered does nothing.
  */
 void ism_unregister_client(struct ism_client *client)
 {
 	struct ism_dev *dev;
 
+	if (!client)
+		return;
 	mutex_lock(&ism_registry_mutex);
 	if (client->id >= ISM_MAX_CLIENTS || ism_clients[client->id] != client) {
 		mutex_unlock(&ism_registry_mutex);

@@ -51,6 +51,7 @@ int ism_register_dmb(struct ism_dev *dev, struct ism_dmb *dmb,
 
 	rec->dmb = *dmb;
 	rec->client = client;
+	rec->client_id = client->id;
 	ret = -EIO;
 	if (dmb->idx < dev->ops.max_dmbs(dev))
 		ret = xa_insert(&dev->dmbs, dmb->idx, rec, GFP_KERNEL);

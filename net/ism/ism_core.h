@@ -24,11 +24,14 @@ extern struct class ism_class;
  * struct ism_dmb_rec - the core's record of a registered DMB
  * @dmb: copy of the DMB as the device filled it
  * @client: owner; registered for as long as the record exists
+ * @client_id: the owner's slot; the irq path compares the device's client
+ *	slot with @client without reading the client, which may be leaving
  * @rcu: the irq path reads records under RCU
  */
 struct ism_dmb_rec {
 	struct ism_dmb dmb;
 	struct ism_client *client;
+	u8 client_id;
 	struct rcu_head rcu;
 };
 

@@ -30,9 +30,8 @@ void ism_handle_irq(struct ism_dev *dev, unsigned int idx, u16 dmbemask)
 	rcu_read_lock();
 	rec = xa_load(&dev->dmbs, idx);
 	if (rec) {
-		client = rec->client;
-		if (rcu_dereference(dev->clients[client->id]) == client &&
-		    client->handle_irq)
+		client = rcu_dereference(dev->clients[rec->client_id]);
+		if (client == rec->client && client->handle_irq)
 			client->handle_irq(dev, idx, dmbemask);
 	}
 	rcu_read_unlock();
