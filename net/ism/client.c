@@ -16,8 +16,7 @@ void ism_attach_client(struct ism_dev *dev, struct ism_client *client)
 	rcu_assign_pointer(dev->clients[client->id], client);
 }
 
-/*
- * Detaching is two steps so that one RCU grace period serves many detaches
+/* Detaching is two steps so that one RCU grace period serves many detaches
  * (it takes a second or more on a loaded emulated machine):
  * ism_unpublish_client() clears the client's slot of @dev, so the irq and
  * event paths, which check it under RCU, stop calling the client; after

@@ -7,6 +7,7 @@
 
 #include "ism_core.h"
 
+/* Both described in ism_core.h. */
 DEFINE_MUTEX(ism_registry_mutex);
 LIST_HEAD(ism_devices);
 
@@ -113,7 +114,7 @@ void ism_dev_unregister(struct ism_dev *dev)
 	list_del_init(&dev->list);
 	for (i = 0; i < ISM_MAX_CLIENTS; i++) {
 		attached[i] = rcu_dereference_protected(dev->clients[i],
-				lockdep_is_held(&ism_registry_mutex));
+							lockdep_is_held(&ism_registry_mutex));
 		if (attached[i])
 			ism_unpublish_client(dev, attached[i]);
 	}

@@ -111,8 +111,7 @@ int ism_unregister_dmb(struct ism_dev *dev, struct ism_dmb *dmb)
 }
 EXPORT_SYMBOL_GPL(ism_unregister_dmb);
 
-/*
- * Release what @client still holds on @dev after its remove_dev ran.
+/* Release what @client still holds on @dev after its remove_dev ran.
  * Caller holds ism_registry_mutex; @client's handlers no longer run for @dev.
  */
 void ism_release_client_dmbs(struct ism_dev *dev, struct ism_client *client)

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * Internal interfaces of the ISM core, shared by its files only.
+/* Internal interfaces of the ISM core, shared by its files only.
  */
 #ifndef _NET_ISM_CORE_H
 #define _NET_ISM_CORE_H
@@ -9,8 +8,7 @@
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
 
-/*
- * ism_registry_mutex protects ism_devices, ism_clients[] and every
+/* ism_registry_mutex protects ism_devices, ism_clients[] and every
  * device's clients[] slots against writers. Readers on the irq and event
  * paths use RCU instead. Taken in process context only; clients' add_dev
  * and remove_dev run under it.
