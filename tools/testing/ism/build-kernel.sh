@@ -10,7 +10,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 frag="$here/kernel.config"
 tarball=/usr/src/linux-source-6.1.tar.xz
-cache=${ISM_CACHE:-$HOME/.cache/ism}
+cache=${ISM_CACHE:-${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}/.cache/ism}
 
 [ -r "$tarball" ] || { echo "build-kernel: $tarball missing (apt-get install linux-source-6.1)" >&2; exit 1; }
 srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
