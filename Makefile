@@ -1,0 +1,107 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Out-of-tree build and tests of the ISM layer; the module list is in
+# Kbuild. `make help` lists the targets.
+
+# The kernel to build against: the running one's build tree, or else the
+# newest Debian headers package.
+KDIR ?= $(or $(wildcard /lib/modules/$(shell uname -r)/build),$(lastword \
+	$(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V)))
+
+TESTDIR := tools/testing/ism
+
+# Userspace programs, for the tests in the busybox initramfs (where they
+# are on PATH), so linked statically:
+# - a directory under tools/ with its own Makefile (e.g. tools/smc) is
+#   built with `make -C DIR` and cleaned with `make -C DIR clean`; it
+#   should honour CFLAGS from the environment. Every executable file it
+#   leaves in DIR goes into the initramfs.
+# - elsewhere, every tools/**/NAME.c is one program, built with plain gcc
+#   into tools/**/NAME. Extra libraries: LDLIBS_NAME := -lfoo. A library
+#   with no static archive in Debian (libmnl) needs a dynamic link:
+#   TOOLS_DYNAMIC += NAME; its shared libraries then go along.
+# Directories with a Kbuild file hold kernel code (tools/testing/ism/bench)
+# and tools/testing/ism holds the test harness: neither is built here.
+TOOLS_DIRS := $(patsubst %/Makefile,%,$(shell find tools -mindepth 2 \
+	-name Makefile ! -path 'tools/testing/ism/*' 2>/dev/null | sort))
+TOOLS_SKIP := $(TOOLS_DIRS) $(patsubst %/Kbuild,%,$(shell find tools \
+	-name Kbuild 2>/dev/null))
+TOOLS_SRC := $(filter-out $(addsuffix /%,$(TOOLS_SKIP)), \
+	$(shell find tools -name '*.c' 2>/dev/null | sort))
+TOOLS := $(TOOLS_SRC:.c=)
+TOOLS_CFLAGS ?= -O2 -g -Wall -Wextra
+TOOLS_EXTRA_CFLAGS ?=
+TOOLS_DYNAMIC ?=
+
+.PHONY: all modules tools modules_install clean check lint kunit vm stock \
+	bench help print-tools kdir
+
+all: modules tools
+
+kdir:
+	@test -f "$(KDIR)/Makefile" || { echo "No kernel build tree: set KDIR= or" \
+		"apt-get install linux-headers-amd64" >&2; exit 1; }
+
+modules: kdir
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+# Honours INSTALL_MOD_PATH (and the rest of kbuild's install variables).
+modules_install: kdir
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+
+tools: $(TOOLS) $(TOOLS_DIRS)
+
+.PHONY: $(TOOLS_DIRS)
+$(TOOLS_DIRS):
+	$(MAKE) -C $@
+
+ifneq ($(TOOLS),)
+$(TOOLS): %: %.c
+	$(CC) $(TOOLS_CFLAGS) $(TOOLS_EXTRA_CFLAGS) -I$(CURDIR)/include/uapi \
+		$(if $(filter $(notdir $@),$(TOOLS_DYNAMIC)),,-static) \
+		-o $@ $< $(LDLIBS_$(notdir $@))
+endif
+
+# What make tools built (run it after make tools).
+print-tools:
+	@echo $(TOOLS) $(foreach d,$(TOOLS_DIRS),\
+		$(shell find $(d) -maxdepth 1 -type f -perm -u+x ! -name '*.so' | sort))
+
+clean:
+	$(if $(wildcard $(KDIR)/Makefile),$(MAKE) -C $(KDIR) M=$(CURDIR) clean)
+	rm -f $(TOOLS)
+	$(foreach d,$(TOOLS_DIRS),$(MAKE) -C $(d) clean;)
+	rm -rf build
+
+# The one test command (CI runs it): see README.md.
+check:
+	@$(TESTDIR)/check.sh
+
+lint:
+	@$(TESTDIR)/check.sh lint
+
+# KUnit and e2e tests in the debug VM only; SUITE=GLOB picks KUnit modules.
+kunit:
+	@SUITE='$(SUITE)' $(TESTDIR)/vmtest.sh test
+
+# Interactive shell in the debug VM with the modules loaded (Ctrl-A X quits).
+vm:
+	@SUITE='$(SUITE)' $(TESTDIR)/vmtest.sh shell
+
+stock:
+	@$(TESTDIR)/stock.sh
+
+bench:
+	@$(TESTDIR)/vmtest.sh bench
+
+help:
+	@echo 'make [KDIR=DIR]         build the modules (and tools) against KDIR'
+	@echo '                        (default: $(KDIR))'
+	@echo 'make modules_install    install them (INSTALL_MOD_PATH honoured)'
+	@echo 'make clean              remove build products and build/'
+	@echo 'make check              the whole test; prints "N passed, N failed"'
+	@echo 'make lint               W=1 + sparse build, checkpatch, kernel-doc'
+	@echo 'make kunit [SUITE=GLOB] KUnit + e2e tests in the debug VM'
+	@echo 'make vm [SUITE=GLOB]    shell in the debug VM, modules loaded'
+	@echo 'make stock              smoke test on the Debian stock kernel'
+	@echo 'make bench              run ism_bench.ko in the debug VM'

@@ -1,0 +1,67 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# check.sh [lint]: the whole test (make check), or only the lint part
+# (make lint): packages, test kernel, W=1 + sparse build, checkpatch,
+# kernel-doc, KUnit and e2e tests in the debug VM, stock-kernel smoke
+# test. Ends with one line "N passed, N failed"; exits 1 on any failure.
+set -u
+. "$(dirname "$0")/lib.sh"
+ISM_RESULTS=$ISM_BUILD/results
+export ISM_RESULTS
+
+what=${1:-all}
+start=$(date +%s)
+mkdir -p "$ISM_BUILD"
+: >"$ISM_RESULTS"
+
+summary() {
+	echo
+	echo "== summary ($(($(date +%s) - start)) s) =="
+	cat "$ISM_RESULTS"
+	pass=$(grep -c '^ok ' "$ISM_RESULTS")
+	fail=$(grep -c '^not ok ' "$ISM_RESULTS")
+	echo "$pass passed, $fail failed"
+	[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
+	exit
+}
+
+step() {
+	log "== $* =="
+}
+
+step "packages"
+if ! "$ISM_TESTDIR/deps.sh"; then
+	result fail "deps: Debian packages installed"
+	summary
+fi
+
+step "test kernel"
+if ! tree=$("$ISM_TESTDIR/build-kernel.sh"); then
+	result fail "build: test kernel"
+	summary
+fi
+
+step "lint: W=1 sparse build, checkpatch, kernel-doc"
+"$ISM_TESTDIR/lint.sh" "$tree"
+[ "$what" = lint ] && summary
+built=$(our_modules "$ISM_BUILD/debug/src" 2>/dev/null | wc -l)
+
+step "tools"
+if progs=$("$ISM_TESTDIR/tools.sh" -Werror); then
+	result ok "build: tools" "$(echo $progs | wc -w) programs"
+else
+	result fail "build: tools"
+fi
+
+step "KUnit and e2e tests on the debug kernel"
+if [ "$built" -gt 0 ]; then
+	ISM_REUSE_BUILD=1 "$ISM_TESTDIR/vmtest.sh" test
+else
+	result fail "debug-vm" "skipped: no modules built"
+fi
+
+step "stock Debian kernel: build, insmod, rmmod"
+"$ISM_TESTDIR/stock.sh"
+
+summary

@@ -1,0 +1,109 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest helper, installed in the initramfs as /ism/bin/ism-load and
+# /ism/bin/ism-unload. /ism/modules.list holds the module paths in load
+# order (dependencies first).
+#
+# ism-load [-k GLOB] [NAME...]
+#   Load NAMEs in list order; with no NAME, every module on the list but
+#   the KUnit ones and those in $ISM_NOLOAD. -k also loads the KUnit
+#   modules whose name, or name without _kunit, matches GLOB.
+# ism-unload
+#   rmmod, in reverse order, every module of the list that is loaded.
+# Module parameters come from the kernel command line, as modprobe does
+# it: NAME.PARAM=VALUE. Each step is logged to the kernel log as
+# "ism-test: insmod ok NAME" etc.
+# Exit status: 1 at the first module that fails.
+
+set -f
+list=/ism/modules.list
+[ -r /ism/config ] && . /ism/config
+
+msg() {
+	echo "ism-test: $*" >/dev/kmsg 2>/dev/null || echo "ism-test: $*"
+}
+
+name_of() {
+	n=${1##*/}
+	echo "${n%.ko}"
+}
+
+params() {
+	for a in $(cat /proc/cmdline); do
+		case $a in "$1".*=*) echo "${a#"$1".}" ;; esac
+	done
+}
+
+loaded() {
+	grep -q "^$1 " /proc/modules
+}
+
+wanted() {
+	n=$1
+	shift
+	if [ $# -gt 0 ]; then
+		for w in "$@"; do
+			[ "$w" = "$n" ] && return 0
+		done
+		return 1
+	fi
+	case $n in
+	*_kunit)
+		[ -n "$kglob" ] || return 1
+		# shellcheck disable=SC2254
+		case $n in $kglob | ${kglob}_kunit) return 0 ;; esac
+		# shellcheck disable=SC2254
+		case ${n%_kunit} in $kglob) return 0 ;; esac
+		return 1
+		;;
+	esac
+	for x in $ISM_NOLOAD; do
+		[ "$x" = "$n" ] && return 1
+	done
+	return 0
+}
+
+do_load() {
+	kglob=
+	if [ "${1:-}" = -k ]; then
+		kglob=$2
+		shift 2
+	fi
+	while read -r path; do
+		n=$(name_of "$path")
+		wanted "$n" "$@" || continue
+		loaded "$n" && continue
+		case $n in *_kunit) msg "kunit-module $n" ;; esac
+		p=$(params "$n")
+		msg "insmod $n $p"
+		# shellcheck disable=SC2086
+		if insmod "$path" $p; then
+			msg "insmod ok $n"
+		else
+			msg "insmod failed $n"
+			return 1
+		fi
+	done <"$list"
+}
+
+do_unload() {
+	rc=0
+	for path in $(sed '1!G;h;$!d' "$list"); do
+		n=$(name_of "$path")
+		loaded "$n" || continue
+		if rmmod "$n"; then
+			msg "rmmod ok $n"
+		else
+			msg "rmmod failed $n"
+			rc=1
+		fi
+	done
+	return $rc
+}
+
+case ${0##*/} in
+ism-load) do_load "$@" ;;
+ism-unload) do_unload ;;
+*) echo "usage: ism-load [-k GLOB] [NAME...] | ism-unload" >&2; exit 2 ;;
+esac

@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Shared settings for the test scripts; sourced, not run.
+# ISM_SRC   the module sources to build and lint (default: this repo)
+# ISM_BUILD where builds, initramfs images and VM logs go (default: build/)
+# ISM_RESULTS file that collects "ok NAME" / "not ok NAME" lines
+
+# CI may run without HOME; build-kernel.sh keeps its cache under it.
+: "${HOME:=$(getent passwd "$(id -u)" | cut -d: -f6)}"
+export HOME
+
+ISM_TESTDIR=$(cd "$(dirname "$0")" && pwd)
+ISM_ROOT=$(cd "$ISM_TESTDIR/../../.." && pwd)
+ISM_SRC=${ISM_SRC:-$ISM_ROOT}
+ISM_BUILD=${ISM_BUILD:-$ISM_ROOT/build}
+# make check collects results in $ISM_BUILD/results; alone, a step only
+# prints them.
+ISM_RESULTS=${ISM_RESULTS:-/dev/null}
+
+# In-tree modules copied into every initramfs and loaded (with their
+# dependencies) before ours; the names of .ko files, without suffix.
+ISM_KMODS=${ISM_KMODS:-ib_core smc smc_diag}
+# Our modules that are built but only loaded on request (make bench).
+ISM_NOLOAD=${ISM_NOLOAD:-ism_bench}
+
+log() {
+	echo "$*" >&2
+}
+
+# result ok|fail NAME [DETAIL]: record and print one result line.
+result() {
+	case $1 in
+	ok) line="ok $2" ;;
+	*) line="not ok $2" ;;
+	esac
+	[ -n "${3:-}" ] && line="$line # $3"
+	mkdir -p "$(dirname "$ISM_RESULTS")"
+	echo "$line" >>"$ISM_RESULTS"
+	echo "$line"
+}
+
+# Our .ko files under a build directory, KUnit modules included.
+our_modules() {
+	find "$1" -name '*.ko' | sort
+}
+
+# The newest Debian stock kernel version with both an image and headers.
+stock_version() {
+	for k in $(ls /boot/vmlinuz-*-amd64 2>/dev/null | sort -rV); do
+		v=${k#/boot/vmlinuz-}
+		if [ -d "/usr/src/linux-headers-$v" ]; then
+			echo "$v"
+			return 0
+		fi
+	done
+	return 1
+}

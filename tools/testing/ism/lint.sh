@@ -1,0 +1,84 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# lint.sh TREE: build our modules against the test kernel TREE with
+# W=1 and sparse on every file (C=2), then run checkpatch and kernel-doc
+# over our sources. Any diagnostic in our code fails. The modules stay in
+# $ISM_BUILD/debug for the VM tests.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+tree=$1
+out=$ISM_BUILD/debug
+rc=0
+
+if "$ISM_TESTDIR/build-modules.sh" "$tree" "$out" W=1 C=2 CHECK=sparse; then
+	if "$ISM_TESTDIR/scan-build-log.py" "$out/build.log" "$out/src"; then
+		result ok "build: modules against the test kernel (W=1, sparse)"
+	else
+		result fail "build: modules against the test kernel (W=1, sparse)" "diagnostics above"
+		rc=1
+	fi
+else
+	result fail "build: modules against the test kernel (W=1, sparse)" "build failed"
+	rc=1
+fi
+
+cd "$ISM_SRC" || exit 1
+csrc=$(find net drivers include tools -name '*.[ch]' ! -name '*.mod.c' 2>/dev/null | sort)
+if [ -z "$csrc" ]; then
+	result fail "lint: checkpatch" "no C sources found"
+	exit 1
+fi
+# Userspace sources: tools/, but for directories whose Kbuild builds
+# modules (tools/testing/ism/bench).
+kdirs=
+# shellcheck disable=SC2044 # our paths have no blanks
+for k in $(find tools -name Kbuild); do
+	grep -q '^obj-' "$k" && kdirs="$kdirs ${k%/Kbuild}"
+done
+user=
+for f in $(echo "$csrc" | grep '^tools/'); do
+	k=0
+	for d in $kdirs; do
+		case $f in "$d"/*) k=1 ;; esac
+	done
+	[ $k = 0 ] && user="$user $f"
+done
+kernel=$(for f in $csrc; do
+	case " $user " in *" $f "*) ;; *) echo "$f" ;; esac
+done)
+
+# Plain (not --strict) checkpatch on whole files, --no-tree as we are not
+# a kernel tree. For net/ it reports CHECKs too, as for a netdev patch;
+# those fail like errors and warnings. Nothing is ignored in kernel code.
+# Userspace code ignores what asks for kernel-only facilities:
+#   PREFER_DEFINED_ATTRIBUTE_MACRO  __printf() etc. are <linux/compiler*.h>
+#   ARRAY_SIZE                      ARRAY_SIZE() is <linux/kernel.h>
+#   SSCANF_TO_KSTRTO                kstrto*() exist only in the kernel
+cp="$tree/scripts/checkpatch.pl --no-tree -f --terse --show-types"
+# shellcheck disable=SC2086
+cp_out=$( {
+	[ -z "$kernel" ] || $cp $kernel
+	[ -z "$user" ] || $cp --ignore \
+		PREFER_DEFINED_ATTRIBUTE_MACRO,ARRAY_SIZE,SSCANF_TO_KSTRTO $user
+} 2>&1)
+if ! echo "$cp_out" | grep -Eq ': (ERROR|WARNING|CHECK):'; then
+	result ok "lint: checkpatch"
+else
+	echo "$cp_out" | grep -v '^total: ' >&2
+	result fail "lint: checkpatch"
+	rc=1
+fi
+
+# kernel-doc prints its warnings on stderr; -none produces no document.
+# shellcheck disable=SC2086
+kd_out=$("$tree/scripts/kernel-doc" -none $csrc 2>&1)
+if [ -z "$kd_out" ]; then
+	result ok "lint: kernel-doc"
+else
+	echo "$kd_out" >&2
+	result fail "lint: kernel-doc"
+	rc=1
+fi
+exit $rc

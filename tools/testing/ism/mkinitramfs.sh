@@ -1,0 +1,61 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# mkinitramfs.sh OUT ORDER [PROG...]
+# Make a gzipped newc initramfs OUT with busybox-static (and its applet
+# links), our guest /init, the modules listed in the file ORDER (load
+# order; compressed .ko.xz/.ko.gz are unpacked), the e2e tests from
+# tests/*.sh, and the test programs PROG in /ism/bin (with their shared
+# libraries, if any).
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+out=$1
+order=$2
+shift 2
+bb=/bin/busybox
+file "$bb" 2>/dev/null | grep -q 'dynamically linked' &&
+	{ log "mkinitramfs: $bb is not static (apt-get install busybox-static)"; exit 1; }
+
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage/bin" "$stage/sbin" "$stage/usr/bin" "$stage/usr/sbin" \
+	"$stage/proc" "$stage/sys" "$stage/dev" "$stage/tmp" "$stage/root" \
+	"$stage/ism/bin" "$stage/ism/modules" "$stage/ism/tests"
+cp "$bb" "$stage/bin/busybox"
+for applet in $("$bb" --list-full); do
+	[ -e "$stage/$applet" ] || ln -s /bin/busybox "$stage/$applet"
+done
+
+cp "$ISM_TESTDIR/init" "$stage/init"
+cp "$ISM_TESTDIR/guest-mod.sh" "$stage/ism/bin/ism-mod"
+ln -s ism-mod "$stage/ism/bin/ism-load"
+ln -s ism-mod "$stage/ism/bin/ism-unload"
+echo "ISM_NOLOAD=\"$ISM_NOLOAD\"" >"$stage/ism/config"
+
+: >"$stage/ism/modules.list"
+while read -r ko; do
+	n=$(basename "$ko")
+	case $n in
+	*.ko.xz) xz -dc "$ko" >"$stage/ism/modules/${n%.xz}" ;;
+	*.ko.gz) gzip -dc "$ko" >"$stage/ism/modules/${n%.gz}" ;;
+	*.ko) cp "$ko" "$stage/ism/modules/$n" ;;
+	*) log "mkinitramfs: not a module: $ko"; exit 1 ;;
+	esac
+	echo "/ism/modules/${n%.ko*}.ko" >>"$stage/ism/modules.list"
+done <"$order"
+
+for t in "$ISM_TESTDIR"/tests/*.sh; do
+	[ -e "$t" ] && cp "$t" "$stage/ism/tests/"
+done
+for p in "$@"; do
+	cp "$p" "$stage/ism/bin/"
+	# A dynamically linked program brings its libraries and loader.
+	for lib in $(ldd "$p" 2>/dev/null | grep -o '/[^ ]*'); do
+		mkdir -p "$stage$(dirname "$lib")"
+		cp -L "$lib" "$stage$lib"
+	done
+done
+
+chmod 755 "$stage/init" "$stage/ism/bin"/*
+(cd "$stage" && find . | sort | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$out"

@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""parse-log.py [--kunit] [--bench] LABEL LOG: judge a VM console log.
+
+Prints one "ok NAME" / "not ok NAME" line per KUnit suite, e2e test and
+VM-level check (with --results FILE, also appends them there) and the
+evidence of each failure on stderr; exits 1 on any failure. Fails on a
+failed, crashed or missing suite, a module that failed to load or
+unload, a VM that did not reach "ism-test: done", and any kernel report
+(WARNING, BUG, KASAN, UBSAN, lockdep, RCU, Oops, kmemleak, ...) anywhere
+in the log, even if every test said ok."""
+import argparse
+import re
+import sys
+
+PROTO = 'ism-test: '          # the guest's protocol lines (init)
+STAMP = re.compile(r'^\[\s*\d+\.\d+\] ?')
+REPORTS = re.compile('|'.join([
+    r'\bWARNING:', r'\bBUG:', r'kernel BUG at', r'\bKASAN\b', r'\bUBSAN\b',
+    r'\bKFENCE\b', r'possible circular locking', r'inconsistent lock state',
+    r'possible recursive locking', r'suspicious RCU usage',
+    r'lock held when returning', r'bad unlock balance',
+    r'DEBUG_LOCKS_WARN_ON', r'^INFO: ', r'\bOops\b', r'Call Trace',
+    r'general protection fault', r'Kernel panic', r'unreferenced object',
+    r'suspected memory leak', r'list_(add|del) corruption', r'refcount_t: ',
+    r'blocked for more than', r'soft lockup', r'hard LOCKUP',
+    r'rcu_\w+ detected stall', r'self-detected stall', r'Unable to handle',
+    r'stack-protector', r'double fault', r'invalid opcode', r'BUG kmalloc',
+    r'Object already free', r'Poison overwritten', r'Redzone overwritten',
+    r'sleeping function called from invalid context',
+    r'^run-vm: TIMEOUT',
+]))
+SUITE_START = re.compile(r'^    # Subtest: (\S+)')
+CASE = re.compile(r'^    (ok|not ok) \d+ (\S+)(.*)')
+SUITE_END = re.compile(r'^(ok|not ok) \d+ (\S+)(.*)')
+
+
+class Judge:
+    def __init__(self, results):
+        self.results = results
+        self.failed = 0
+
+    def __call__(self, ok, name, detail=''):
+        line = ('ok ' if ok else 'not ok ') + name
+        if detail:
+            line += ' # ' + detail
+        print(line, flush=True)
+        if self.results:
+            with open(self.results, 'a') as f:
+                f.write(line + '\n')
+        self.failed += not ok
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--kunit', action='store_true',
+                    help='fail unless at least one KUnit suite ran')
+    ap.add_argument('--bench', action='store_true',
+                    help='print the benchmark output')
+    ap.add_argument('--results')
+    ap.add_argument('label')
+    ap.add_argument('log')
+    a = ap.parse_args()
+    judge = Judge(a.results)
+
+    with open(a.log, errors='replace') as f:
+        lines = [STAMP.sub('', ln.rstrip('\r\n')) for ln in f]
+
+    began = done = False
+    suites = []                 # [name, status, cases, failed cases, notes]
+    cur = None
+    kmod = None                 # the KUnit module being loaded
+    kmod_suites = 0
+    mods = {'insmod': 0, 'rmmod': 0}
+    e2e_open = None
+    bench, in_bench = [], False
+    reports = []
+    for i, ln in enumerate(lines, 1):
+        if ln.startswith(PROTO):
+            words = ln[len(PROTO):].split() or ['?']
+            if words[0] == 'begin':
+                began = True
+            elif words[0] == 'done':
+                done = True
+            elif words[0] == 'kunit-module':
+                kmod, kmod_suites = words[1], 0
+            elif (words[0] in ('insmod', 'rmmod') and len(words) == 3 and
+                  words[1] in ('ok', 'failed')):
+                if words[1] == 'ok':
+                    mods[words[0]] += 1
+                    if kmod == words[2] and words[0] == 'insmod':
+                        if not kmod_suites:
+                            judge(False, f'kunit: module {kmod}',
+                                  'loaded but ran no suite')
+                        kmod = None
+                else:
+                    judge(False, f'{a.label}: {words[0]} {words[2]}', 'failed')
+            elif words[0] == 'e2e':
+                if words[1] == 'begin':
+                    e2e_open = words[2]
+                elif words[1] == 'ok':
+                    judge(True, f'e2e: {words[2]}')
+                elif words[1] == 'skip':
+                    judge(True, f'e2e: {words[2]}', 'SKIP')
+                else:
+                    judge(False, f'e2e: {words[3]}', ' '.join(words[4:]))
+                if words[1] != 'begin':
+                    e2e_open = None
+            elif words[0] == 'bench':
+                if words[1] == 'begin':
+                    in_bench = True
+                elif words[1] == 'end':
+                    in_bench = False
+                else:
+                    judge(False, 'bench', 'ism_bench.ko is not in the build')
+            continue
+        if in_bench:
+            bench.append(ln)
+        if REPORTS.search(ln):
+            reports.append((i, ln))
+        m = SUITE_START.match(ln)
+        if m:
+            cur = [m.group(1), None, 0, [], []]
+            suites.append(cur)
+            kmod_suites += 1
+            continue
+        if cur is None:
+            continue
+        m = CASE.match(ln)
+        if m:
+            cur[2] += 1
+            if m.group(1) == 'not ok':
+                cur[3].append(m.group(2))
+            continue
+        m = SUITE_END.match(ln)
+        if m and m.group(2) == cur[0]:
+            cur[1] = m.group(1) + m.group(3)
+            cur = None
+        elif ln.startswith('    # ') or ln.startswith('        '):
+            cur[4].append(ln.strip())
+
+    for name, status, ncases, bad, notes in suites:
+        tag = f'kunit: {name}'
+        if status is None:
+            judge(False, tag, f'started, never finished ({ncases} cases ran)')
+        elif status.startswith('not ok'):
+            judge(False, tag, 'failed: ' + ' '.join(bad))
+            for n in notes:
+                print('  ' + n, file=sys.stderr)
+        else:
+            judge(True, tag, 'SKIP' if '# SKIP' in status else f'{ncases} cases')
+    if kmod:
+        judge(False, f'kunit: module {kmod}', 'insmod never returned')
+    if a.kunit and not suites:
+        judge(False, f'{a.label}: KUnit', 'no suite ran')
+    if e2e_open:
+        judge(False, f'e2e: {e2e_open}', 'never finished')
+    if a.bench:
+        print('\n'.join(bench))
+
+    judge(began, f'{a.label}: /init started')
+    judge(began and done, f'{a.label}: VM ran to the end',
+          '' if done else 'crash, hang or timeout: see the log')
+    judge(bool(mods['insmod']) and mods['insmod'] == mods['rmmod'],
+          f'{a.label}: modules loaded and unloaded',
+          f"{mods['insmod']} insmod, {mods['rmmod']} rmmod")
+    judge(not reports, f'{a.label}: kernel log free of reports',
+          f'{len(reports)} report lines' if reports else '')
+    for i, ln in reports[:20]:
+        print(f'  {a.log}:{i}: {ln}', file=sys.stderr)
+    return 1 if judge.failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

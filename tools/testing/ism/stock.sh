@@ -1,0 +1,43 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# stock.sh: build our modules (not the KUnit ones) against Debian's
+# newest stock kernel headers, boot that kernel under QEMU, insmod them
+# in dependency order and rmmod them in reverse; any error or kernel
+# report fails.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+out=$ISM_BUILD/stock
+ver=$(stock_version) || {
+	result fail "stock: kernel" "no /boot/vmlinuz-*-amd64 with matching headers"
+	exit 1
+}
+tag="build: modules against the stock $ver headers"
+if ! "$ISM_TESTDIR/build-modules.sh" "/usr/src/linux-headers-$ver" "$out"; then
+	result fail "$tag" "build failed"
+	exit 1
+fi
+if ! "$ISM_TESTDIR/scan-build-log.py" "$out/build.log" "$out/src"; then
+	result fail "$tag" "diagnostics above"
+	exit 1
+fi
+result ok "$tag"
+
+mods=$(our_modules "$out/src" | grep -v '_kunit\.ko$')
+# shellcheck disable=SC2086
+"$ISM_TESTDIR/modorder.py" "/lib/modules/$ver" "$ISM_KMODS" $mods >"$out/load-order" || exit 1
+"$ISM_TESTDIR/mkinitramfs.sh" "$out/initramfs.cpio.gz" "$out/load-order" || exit 1
+
+log "stock: booting /boot/vmlinuz-$ver; console log: $out/vm.log"
+"$ISM_TESTDIR/run-vm.sh" "/boot/vmlinuz-$ver" "$out/initramfs.cpio.gz" \
+	"$out/vm.log" ism.mode=smoke
+vm_rc=$?
+"$ISM_TESTDIR/parse-log.py" --results "$ISM_RESULTS" stock-vm "$out/vm.log"
+rc=$?
+if [ $rc -ne 0 ] || [ $vm_rc -ne 0 ]; then
+	log "---- console log of the stock VM ($out/vm.log) ----"
+	cat "$out/vm.log" >&2
+	log "---- end of console log ----"
+	exit 1
+fi
