@@ -92,7 +92,7 @@ stock:
 	@$(TESTDIR)/stock.sh
 
 bench:
-	@$(TESTDIR)/vmtest.sh bench
+	@$(TESTDIR)/stock.sh bench
 
 help:
 	@echo 'make [KDIR=DIR]         build the modules (and tools) against KDIR'
@@ -104,4 +104,4 @@ help:
 	@echo 'make kunit [SUITE=GLOB] KUnit + e2e tests in the debug VM'
 	@echo 'make vm [SUITE=GLOB]    shell in the debug VM, modules loaded'
 	@echo 'make stock              smoke test on the Debian stock kernel'
-	@echo 'make bench              run ism_bench.ko in the debug VM'
+	@echo 'make bench              run ism_bench.ko on Debian's stock kernel in a VM'

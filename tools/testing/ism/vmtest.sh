@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# vmtest.sh test|shell|bench: boot the debug test kernel with our
-# modules (see init for the modes) and judge the console log.
+# vmtest.sh test|shell: boot the debug test kernel with our modules (see
+# init for the modes) and judge the console log.
 # SUITE=GLOB loads only the matching KUnit modules. ISM_APPEND adds
 # kernel arguments, e.g. module parameters (ism_lo.max_dmbs=100).
 # ISM_REUSE_BUILD=1 uses the modules already in $ISM_BUILD/debug (make
@@ -19,10 +19,6 @@ if [ "${ISM_REUSE_BUILD:-0}" != 1 ]; then
 fi
 progs=$("$ISM_TESTDIR/tools.sh") || { log "vmtest: building the tools failed"; exit 1; }
 mods=$(our_modules "$out/src")
-if [ "$mode" = bench ] && ! echo "$mods" | grep -q '/ism_bench\.ko$'; then
-	result fail "bench" "no ism_bench.ko was built"
-	exit 1
-fi
 # shellcheck disable=SC2086
 "$ISM_TESTDIR/modorder.py" "$tree" "$ISM_KMODS" $mods >"$out/load-order" || exit 1
 # shellcheck disable=SC2086
@@ -30,8 +26,6 @@ fi
 
 args="ism.mode=$mode${SUITE:+ ism.suite=$SUITE}${ISM_APPEND:+ $ISM_APPEND}"
 args="$args${ISM_E2E_TIMEOUT:+ ism.e2e_timeout=$ISM_E2E_TIMEOUT}"
-# ism_bench needs room for 10,000 live DMBs on the loopback device.
-[ "$mode" = bench ] && args="$args ${ISM_BENCH_ARGS:-ism_lo.max_dmbs=10001}"
 if [ "$mode" = shell ]; then
 	exec "$ISM_TESTDIR/run-vm.sh" "$tree/arch/x86/boot/bzImage" \
 		"$out/initramfs.cpio.gz" - ism.shell=1 ${SUITE:+ism.suite=$SUITE} \
@@ -42,9 +36,7 @@ log "vmtest: booting the test kernel ($args); console log: $out/vm.log"
 "$ISM_TESTDIR/run-vm.sh" "$tree/arch/x86/boot/bzImage" \
 	"$out/initramfs.cpio.gz" "$out/vm.log" $args
 vm_rc=$?
-flags=--kunit
-[ "$mode" = bench ] && flags=--bench
-"$ISM_TESTDIR/parse-log.py" $flags --results "$ISM_RESULTS" debug-vm "$out/vm.log"
+"$ISM_TESTDIR/parse-log.py" --kunit --results "$ISM_RESULTS" debug-vm "$out/vm.log"
 rc=$?
 if [ $rc -ne 0 ] || [ $vm_rc -ne 0 ]; then
 	log "---- console log of the test VM ($out/vm.log) ----"

@@ -25,7 +25,7 @@
 #define BENCH_BATCH		16
 #define BENCH_MAX_LEN		SZ_1M
 #define BENCH_MAX_LIVE		10000
-#define BENCH_PAIRS		500
+#define BENCH_PAIRS		2000
 
 static struct ism_dev *bench_dev;
 
