@@ -24,6 +24,13 @@ else
 	rc=1
 fi
 
+if "$ISM_TESTDIR/modnames.sh" "$tree" "$out/src"; then
+	result ok "lint: module names unused by in-tree modules"
+else
+	result fail "lint: module names unused by in-tree modules"
+	rc=1
+fi
+
 cd "$ISM_SRC" || exit 1
 csrc=$(find net drivers include tools -name '*.[ch]' ! -name '*.mod.c' 2>/dev/null | sort)
 if [ -z "$csrc" ]; then
