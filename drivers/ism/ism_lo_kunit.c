@@ -397,6 +397,13 @@ static void lo_bounds_rejection(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, atomic_read(&lo.irqs), irqs);
 	}
 
+	/* No source: rejected, and a zero-byte move needs none. */
+	KUNIT_EXPECT_EQ(test, lo_move(dmb.token, 0, true, 0, NULL, 16), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lo_first_diff(dmb.cpu_addr, snap, LO_BOUNDS_LEN),
+			-1L);
+	KUNIT_EXPECT_EQ(test, atomic_read(&lo.irqs), irqs);
+	KUNIT_EXPECT_EQ(test, lo_move(dmb.token, 0, false, 0, NULL, 0), 0);
+
 	/* Tokens that were never issued. */
 	unknown[0] = dmb.token ^ BIT_ULL(63);
 	unknown[1] = dmb.token ^ BIT_ULL(40);

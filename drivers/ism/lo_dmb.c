@@ -198,7 +198,7 @@ int ism_lo_move_data(struct ism_dev *ism, u64 token, unsigned int idx,
 	void *dst;
 	int ret = 0;
 
-	if (idx >= ISM_DMBE_BITS)
+	if (idx >= ISM_DMBE_BITS || (!data && size))
 		return -EINVAL;
 
 	rcu_read_lock();

@@ -150,8 +150,9 @@ const char *ism_dev_name(const struct ism_dev *dev);
  * @move_data: mandatory; copy @size bytes from @data to offset @offset of
  *	the peer DMB @token. With @sf set, set bit @idx of that DMB's dmbe
  *	mask and interrupt its owner. Must reject an unknown token (-ENOENT),
- *	a range outside the DMB (-EINVAL, see ism_dmb_range_ok()) and @idx
- *	not below %ISM_DMBE_BITS (-EINVAL), writing nothing. @data may be
+ *	a range outside the DMB (-EINVAL, see ism_dmb_range_ok()), @idx
+ *	not below %ISM_DMBE_BITS and a NULL @data with a non-zero @size
+ *	(-EINVAL), writing nothing. @data may be
  *	the destination itself (an attached writer) but must not partly
  *	overlap it. Any context in
  *	which the caller may be, including softirq; must not sleep.
@@ -265,8 +266,12 @@ static inline bool ism_dmb_range_ok(u32 dmb_len, unsigned int offset,
  * Synchronous: when it returns 0 the bytes are in the peer DMB. Any context
  * but hard irq; does not sleep. One indirect call: the hot path.
  *
+ * @dev must be a device the client was given by add_dev and not yet
+ * removed by remove_dev; the call does not check it.
+ *
  * Return: 0, -ENOENT for an unknown token, -EINVAL for a range outside the
- * DMB or a bad @idx, or another negative errno from the device.
+ * DMB, a bad @idx or a NULL @data with a non-zero @size, or another
+ * negative errno from the device.
  */
 static inline int ism_move_data(struct ism_dev *dev, u64 token,
 				unsigned int idx, bool sf, unsigned int offset,
