@@ -731,22 +731,31 @@ static void ism_reg_client_slots_exhausted(struct kunit *test)
 	struct test_client *more = &ctx->clients[ISM_MAX_CLIENTS + 1];
 	struct ism_event ev = { .type = ISM_EVT_GID };
 	struct ism_dev *dev = td_new(test, &fake_ops_min);
-	unsigned int i;
+	struct test_client *victim;
+	unsigned int i, free;
+	int ret = 0;
 
-	for (i = 0; i < ISM_MAX_CLIENTS; i++)
-		KUNIT_EXPECT_EQ_MSG(test, tc_register(&ctx->clients[i]), 0,
-				    "client %u", i);
+	/* Clients of other loaded modules (ism_smcd) may hold slots. */
+	for (free = 0; free < ISM_MAX_CLIENTS; free++) {
+		ret = tc_register(&ctx->clients[free]);
+		if (ret)
+			break;
+	}
+	KUNIT_ASSERT_GT(test, free, 0U);
+	if (free < ISM_MAX_CLIENTS)
+		KUNIT_EXPECT_EQ(test, ret, -ENOSPC);
 	KUNIT_EXPECT_EQ(test, tc_register(extra), -ENOSPC);
 	EXPECT_ADD_REMOVE(test, extra, 0, 0, 0);
 
 	/* Each of the full slots reaches its own client. */
 	tc_route(dev, 0, 0, &ev);
-	for (i = 0; i < ISM_MAX_CLIENTS; i++)
+	for (i = 0; i < free; i++)
 		KUNIT_EXPECT_EQ_MSG(test, ctx->clients[i].event_calls, 1,
 				    "client %u", i);
 
 	/* A freed slot can be taken, once. */
-	tc_unregister(&ctx->clients[3]);
+	victim = &ctx->clients[free - 1];
+	tc_unregister(victim);
 	KUNIT_EXPECT_EQ(test, tc_register(extra), 0);
 	EXPECT_ADD_REMOVE(test, extra, 0, 1, 0);
 	KUNIT_EXPECT_EQ(test, tc_register(more), -ENOSPC);
@@ -754,8 +763,9 @@ static void ism_reg_client_slots_exhausted(struct kunit *test)
 
 	tc_route(dev, 0, 0, &ev);
 	KUNIT_EXPECT_EQ(test, extra->event_calls, 1);
-	KUNIT_EXPECT_EQ(test, ctx->clients[3].event_calls, 1);
-	KUNIT_EXPECT_EQ(test, ctx->clients[0].event_calls, 2);
+	KUNIT_EXPECT_EQ(test, victim->event_calls, 1);
+	if (free > 1)
+		KUNIT_EXPECT_EQ(test, ctx->clients[0].event_calls, 2);
 	KUNIT_EXPECT_EQ(test, more->event_calls, 0);
 }
 
