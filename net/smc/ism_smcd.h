@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The SMC-D bridge: every ISM device becomes an SMC-D device of the
+ * unmodified SMC of Linux 6.1.
+ */
+#ifndef _NET_SMC_ISM_SMCD_H
+#define _NET_SMC_ISM_SMCD_H
+
+#include <linux/ism.h>
+#include <linux/list.h>
+#include <linux/pci.h>
+#include <net/smc.h>
+
+/**
+ * struct ism_smcd - one ISM device as seen by SMC
+ * @ism: the ISM device
+ * @smcd: the SMC-D device registered for it
+ * @gid: the ISM device's GID
+ * @gid64: the 64-bit GID SMC knows it by, see ism_smcd_gid64()
+ * @list: entry in the list of bridged devices, for GID lookups
+ * @parent: a PCI-shaped parent for @smcd. SMC 6.1's netlink device dump
+ *	calls to_pci_dev() on every SMC-D device's parent without checking;
+ *	this makes that read our zeroed structure rather than memory next
+ *	to a non-PCI device.
+ */
+struct ism_smcd {
+	struct ism_dev *ism;
+	struct smcd_dev *smcd;
+	uuid_t gid;
+	u64 gid64;
+	struct list_head list;
+	struct pci_dev parent;
+};
+
+extern const struct smcd_ops ism_smcd_ops;
+extern struct ism_client ism_smcd_client;
+
+u64 ism_smcd_gid64(const uuid_t *gid);
+void ism_smcd_gid_add(struct ism_smcd *bridge);
+void ism_smcd_gid_del(struct ism_smcd *bridge);
+void ism_smcd_gid_lookup(u64 gid64, uuid_t *gid);
+
+#endif /* _NET_SMC_ISM_SMCD_H */
