@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smc_xfer connections: the idle hold, per-connection reports and the
+ * summary line.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "xfer.h"
+
+static void xfer_append(struct xfer_conn *c, const char *fmt, double t,
+			const char *why)
+{
+	size_t len = strlen(c->what);
+
+	snprintf(c->what + len, sizeof(c->what) - len, fmt, t, why);
+}
+
+/* What ended the connection, read from a socket that polled readable. */
+static const char *xfer_end_reason(int fd, char *byte)
+{
+	ssize_t n;
+
+	do {
+		n = read(fd, byte, 1);
+	} while (n < 0 && errno == EINTR);
+	if (n == 0)
+		return "end of stream (peer closed)";
+	if (n < 0)
+		return strerror(errno);
+	return NULL;
+}
+
+/*
+ * Keep the connection idle for hold_s seconds, watching for its end.
+ * The client then pings; the server waits for the ping (or the end) and
+ * answers it. Sets hold_ok and appends how the connection ended.
+ */
+void xfer_hold(struct xfer_conn *c, int client)
+{
+	unsigned int wait_s = c->hdr.hold_s + (client ? 0 : c->o->timeout_s);
+	struct pollfd p = { .fd = c->fd, .events = POLLIN | POLLRDHUP };
+	double t0 = xfer_now();
+	const char *why;
+	char byte = 0;
+	int n;
+
+	c->hold_ok = 1;
+	if (!c->hdr.hold_s)
+		return;
+	c->hold_ok = 0;
+	do {
+		n = poll(&p, 1, wait_s * 1000);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		xfer_append(c, "; hold: poll failed after %.1f s: %s",
+			    xfer_now() - t0, strerror(errno));
+		return;
+	}
+	if (n == 0 && !client) {
+		xfer_append(c, "; hold: no ping within %.0f s%s", wait_s, "");
+		return;
+	}
+	if (n > 0) {
+		why = xfer_end_reason(c->fd, &byte);
+		if (why) {
+			xfer_append(c, "; hold: ended after %.1f s: %s",
+				    xfer_now() - t0, why);
+			return;
+		}
+		if (client || byte != XFER_PING) {
+			xfer_append(c, "; hold: unexpected data after %.1f s%s",
+				    xfer_now() - t0, "");
+			return;
+		}
+		/* server: the ping */
+		byte = XFER_PONG;
+		n = xfer_write_full(c->fd, &byte, 1);
+		if (n) {
+			xfer_append(c, "; hold: cannot answer the ping after %.1f s: %s",
+				    xfer_now() - t0, strerror(-n));
+			return;
+		}
+		c->hold_ok = 1;
+		xfer_append(c, "; hold: alive, pinged after %.1f s%s",
+			    xfer_now() - t0, "");
+		return;
+	}
+	/* client: held without incident; is the connection still usable? */
+	byte = XFER_PING;
+	n = xfer_write_full(c->fd, &byte, 1);
+	if (n) {
+		xfer_append(c, "; hold: ping failed after %.1f s: %s",
+			    xfer_now() - t0, strerror(-n));
+		return;
+	}
+	n = xfer_read_full(c->fd, &byte, 1);
+	if (n || byte != XFER_PONG) {
+		xfer_append(c, "; hold: no pong after %.1f s: %s",
+			    xfer_now() - t0, n > 0 ? "end of stream" :
+			    n < 0 ? strerror(-n) : "wrong answer");
+		return;
+	}
+	c->hold_ok = 1;
+	xfer_append(c, "; hold: alive after %.1f s, ping ok%s",
+		    xfer_now() - t0, "");
+}
+
+void xfer_report(const char *role, const struct xfer_conn *c, int always)
+{
+	if (!always && c->ok && c->hold_ok)
+		return;
+	printf("smc_xfer: %s conn %u: %s %s\n", role, c->id,
+	       c->ok && c->hold_ok ? "OK" : c->ok ? "ENDED" : "FAILED",
+	       c->what[0] ? c->what : "-");
+}
+
+/* Prints the summary line; returns the exit status. */
+int xfer_summary(const char *role, struct xfer_conn *conns, unsigned int n)
+{
+	unsigned int i, ok = 0, failed = 0, ended = 0;
+	double start = 0, end = 0, secs;
+	unsigned long long bytes = 0;
+
+	for (i = 0; i < n; i++) {
+		struct xfer_conn *c = &conns[i];
+
+		if (!c->ok)
+			failed++;
+		else if (!c->hold_ok)
+			ended++;
+		else
+			ok++;
+		bytes += c->tx.bytes + c->rx.bytes;
+		if (!i || c->start < start)
+			start = c->start;
+		if (!i || c->end > end)
+			end = c->end;
+	}
+	secs = end - start;
+	printf("smc_xfer: %s conns=%u ok=%u failed=%u ended=%u bytes=%llu secs=%.3f MB/s=%.2f\n",
+	       role, n, ok, failed, ended, bytes, secs,
+	       secs > 0 ? bytes / secs / 1e6 : 0.0);
+	fflush(stdout);
+	if (failed)
+		return XFER_EXIT_FAIL;
+	return ended ? XFER_EXIT_HOLD : XFER_EXIT_OK;
+}
