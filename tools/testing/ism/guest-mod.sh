@@ -9,8 +9,9 @@
 #   Load NAMEs in list order; with no NAME, every module on the list but
 #   the KUnit ones and those in $ISM_NOLOAD. -k also loads the KUnit
 #   modules whose name, or name without _kunit, matches GLOB.
-# ism-unload
-#   rmmod, in reverse order, every module of the list that is loaded.
+# ism-unload [NAME...]
+#   rmmod, in reverse order, every module of the list that is loaded (or
+#   only the NAMEs).
 # Module parameters come from the kernel command line, as modprobe does
 # it: NAME.PARAM=VALUE. Each step is logged to the kernel log as
 # "ism-test: insmod ok NAME" etc.
@@ -92,6 +93,9 @@ do_unload() {
 	for path in $(sed '1!G;h;$!d' "$list"); do
 		n=$(name_of "$path")
 		loaded "$n" || continue
+		if [ $# -gt 0 ]; then
+			case " $* " in *" $n "*) ;; *) continue ;; esac
+		fi
 		if rmmod "$n"; then
 			msg "rmmod ok $n"
 		else
@@ -104,6 +108,6 @@ do_unload() {
 
 case ${0##*/} in
 ism-load) do_load "$@" ;;
-ism-unload) do_unload ;;
-*) echo "usage: ism-load [-k GLOB] [NAME...] | ism-unload" >&2; exit 2 ;;
+ism-unload) do_unload "$@" ;;
+*) echo "usage: ism-load [-k GLOB] [NAME...] | ism-unload [NAME...]" >&2; exit 2 ;;
 esac

@@ -5,8 +5,8 @@
 # Make a gzipped newc initramfs OUT with busybox-static (and its applet
 # links), our guest /init, the modules listed in the file ORDER (load
 # order; compressed .ko.xz/.ko.gz are unpacked), the e2e tests from
-# tests/*.sh, and the test programs PROG in /ism/bin (with their shared
-# libraries, if any).
+# tests/*.sh with their tests/lib, and the test programs PROG in
+# /ism/bin (with their shared libraries, if any).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -48,6 +48,8 @@ done <"$order"
 for t in "$ISM_TESTDIR"/tests/*.sh; do
 	[ -e "$t" ] && cp "$t" "$stage/ism/tests/"
 done
+# What the tests source: tests/lib/*.sh.
+cp -r "$ISM_TESTDIR/tests/lib" "$stage/ism/tests/"
 for p in "$@"; do
 	cp "$p" "$stage/ism/bin/"
 	# A dynamically linked program brings its libraries and loader.
