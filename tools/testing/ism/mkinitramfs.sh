@@ -59,5 +59,6 @@ for p in "$@"; do
 	done
 done
 
-chmod 755 "$stage/init" "$stage/ism/bin"/*
+# mktemp -d made the root 0700: unprivileged test users must get in.
+chmod 755 "$stage" "$stage/init" "$stage/ism/bin"/*
 (cd "$stage" && find . | sort | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$out"

@@ -40,23 +40,24 @@ wait_listen() {
 	done
 }
 
-# wait_conns N PORT: until smc_ss -a lists N established sockets with a
-# local or peer port PORT (30 s); the JSON goes to /tmp/ss.json
+# wait_conns N PORT: until smc_ss lists N connection ends (not listeners)
+# with a local or peer port PORT (30 s); the JSON goes to /tmp/ss.json
 wait_conns() {
 	i=0
 	while [ $i -lt 60 ]; do
 		smc_ss -j >/tmp/ss.json
 		[ "$(tr '{' '\n' </tmp/ss.json |
-			grep -cE "\"(local|peer)_port\":$2[,}]")" -ge "$1" ] && return 0
+			grep -E "\"(local|peer)_port\":$2[,}]" |
+			grep -vc '"mode":"-"')" -ge "$1" ] && return 0
 		sleep 0.5
 		i=$((i + 1))
 	done
 	return 1
 }
 
-# modes PORT: the modes of every socket with local or peer port PORT in
-# /tmp/ss.json, sorted and unique
+# modes PORT: the modes of every connection (listeners, mode "-", left
+# out) with local or peer port PORT in /tmp/ss.json, sorted and unique
 modes() {
 	tr '{' '\n' </tmp/ss.json | grep -E "\"(local|peer)_port\":$1[,}]" |
-		sed -n 's/.*"mode":"\([^"]*\)".*/\1/p' | sort -u | tr '\n' ' '
+		sed -n 's/.*"mode":"\([^"-][^"]*\)".*/\1/p' | sort -u | tr '\n' ' '
 }
