@@ -39,6 +39,16 @@ result() {
 	echo "$line"
 }
 
+# judge_vm VM_RC PARSE_RC LABEL LOG: a VM run failed if QEMU or the log
+# check did; then show the whole console log and exit 1.
+judge_vm() {
+	[ "$1" -eq 0 ] && [ "$2" -eq 0 ] && return 0
+	log "---- console log of the $3 VM ($4) ----"
+	cat "$4" >&2
+	log "---- end of console log ----"
+	exit 1
+}
+
 # Our .ko files under a build directory, KUnit modules included.
 our_modules() {
 	find "$1" -name '*.ko' | sort

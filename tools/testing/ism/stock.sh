@@ -51,10 +51,4 @@ log "stock: booting /boot/vmlinuz-$ver; console log: $out/vm.log"
 vm_rc=$?
 # shellcheck disable=SC2086
 "$ISM_TESTDIR/parse-log.py" $flags --results "$ISM_RESULTS" stock-vm "$out/vm.log"
-rc=$?
-if [ $rc -ne 0 ] || [ $vm_rc -ne 0 ]; then
-	log "---- console log of the stock VM ($out/vm.log) ----"
-	cat "$out/vm.log" >&2
-	log "---- end of console log ----"
-	exit 1
-fi
+judge_vm $vm_rc $? stock "$out/vm.log"

@@ -37,10 +37,4 @@ log "vmtest: booting the test kernel ($args); console log: $out/vm.log"
 	"$out/initramfs.cpio.gz" "$out/vm.log" $args
 vm_rc=$?
 "$ISM_TESTDIR/parse-log.py" --kunit --results "$ISM_RESULTS" debug-vm "$out/vm.log"
-rc=$?
-if [ $rc -ne 0 ] || [ $vm_rc -ne 0 ]; then
-	log "---- console log of the test VM ($out/vm.log) ----"
-	cat "$out/vm.log" >&2
-	log "---- end of console log ----"
-	exit 1
-fi
+judge_vm $vm_rc $? test "$out/vm.log"
