@@ -88,6 +88,22 @@ do_load() {
 	done <"$list"
 }
 
+# SMC frees closed sockets asynchronously (close work, link group
+# teardown), and each holds a reference on smc.ko until then: retry for
+# up to 10 s before calling a module busy.
+rmmod_settled() {
+	i=0
+	while ! rmmod "$1" 2>/dev/null; do
+		i=$((i + 1))
+		if [ $i -ge 20 ]; then
+			grep "^$1 " /proc/modules
+			rmmod "$1"
+			return
+		fi
+		sleep 0.5
+	done
+}
+
 do_unload() {
 	rc=0
 	for path in $(sed '1!G;h;$!d' "$list"); do
@@ -96,7 +112,7 @@ do_unload() {
 		if [ $# -gt 0 ]; then
 			case " $* " in *" $n "*) ;; *) continue ;; esac
 		fi
-		if rmmod "$n"; then
+		if rmmod_settled "$n"; then
 			msg "rmmod ok $n"
 		else
 			msg "rmmod failed $n"

@@ -19,7 +19,11 @@ ISM_RESULTS=${ISM_RESULTS:-/dev/null}
 
 # In-tree modules copied into every initramfs and loaded (with their
 # dependencies) before ours; the names of .ko files, without suffix.
-ISM_KMODS=${ISM_KMODS:-ib_core smc smc_diag}
+# Those built into a kernel are skipped for it.
+ISM_KMODS=${ISM_KMODS:-ib_core smc smc_diag veth}
+# Debian programs the e2e tests run (through smc_run), copied into the
+# initramfs with their libraries.
+ISM_SYSPROGS=${ISM_SYSPROGS:-sockperf iperf3}
 # Our modules that are built but only loaded on request (make bench).
 ISM_NOLOAD=${ISM_NOLOAD:-ism_bench}
 

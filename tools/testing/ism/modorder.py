@@ -42,9 +42,21 @@ def kernel_index(kroot):
     return index
 
 
+def builtin_names(kroot):
+    path = os.path.join(kroot, 'modules.builtin')
+    if not os.path.exists(path):
+        return set()
+    with open(path) as f:
+        return {modname(ln.strip()) for ln in f if ln.strip()}
+
+
 def main():
     kroot, kmods, ours = sys.argv[1], sys.argv[2].split(), sys.argv[3:]
     index = kernel_index(kroot)
+    # An in-tree module built into this kernel (veth in the debug kernel,
+    # a module in Debian's) needs no loading.
+    builtin = builtin_names(kroot)
+    kmods = [n for n in kmods if norm(n) not in builtin]
     mods = {}           # name -> (rank, path)
     for p in ours:
         n = modname(p)
