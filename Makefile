@@ -34,7 +34,7 @@ TOOLS_EXTRA_CFLAGS ?=
 TOOLS_DYNAMIC ?=
 
 .PHONY: all modules tools modules_install clean check lint kunit vm stock \
-	bench help print-tools kdir
+	bench demo help print-tools kdir
 
 all: modules tools
 
@@ -94,6 +94,11 @@ stock:
 bench:
 	@$(TESTDIR)/stock.sh bench
 
+# sockperf over TCP and over SMC-D on Debian's stock kernel, one table.
+demo:
+	@$(TESTDIR)/deps.sh
+	@$(TESTDIR)/stock.sh demo
+
 help:
 	@echo 'make [KDIR=DIR]         build the modules (and tools) against KDIR'
 	@echo '                        (default: $(KDIR))'
@@ -104,4 +109,5 @@ help:
 	@echo 'make kunit [SUITE=GLOB] KUnit + e2e tests in the debug VM'
 	@echo 'make vm [SUITE=GLOB]    shell in the debug VM, modules loaded'
 	@echo 'make stock              modules and e2e tests on the Debian stock kernel'
+	@echo 'make demo               sockperf over TCP and SMC-D on the stock kernel, one table'
 	@echo 'make bench              run ism_bench.ko on Debian's stock kernel in a VM'

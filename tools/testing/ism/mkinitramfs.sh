@@ -32,6 +32,7 @@ cp "$ISM_TESTDIR/init" "$stage/init"
 cp "$ISM_TESTDIR/guest-mod.sh" "$stage/ism/bin/ism-mod"
 ln -s ism-mod "$stage/ism/bin/ism-load"
 ln -s ism-mod "$stage/ism/bin/ism-unload"
+cp "$ISM_TESTDIR/guest-demo.sh" "$stage/ism/bin/ism-demo"
 echo "ISM_NOLOAD=\"$ISM_NOLOAD\"" >"$stage/ism/config"
 
 : >"$stage/ism/modules.list"

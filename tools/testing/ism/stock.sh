@@ -1,13 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# stock.sh [test|bench]: build our modules (not the KUnit ones) against
+# stock.sh [test|bench|demo]: build our modules (not the KUnit ones) against
 # Debian's newest stock kernel headers and boot that kernel under QEMU.
 # test (default): insmod them in dependency order, rmmod them in reverse,
 # then run the e2e tests; any error or kernel report fails.
 # bench: also run ism_bench.ko and print its tables. The benchmark runs
 # here rather than on the debug kernel, whose KASAN, lockdep and kmemleak
 # would dominate what it measures; this is the kernel users run.
+# demo: run sockperf over TCP and SMC-D (guest-demo.sh) and print its
+# table.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -59,3 +61,8 @@ vm_rc=$?
 # shellcheck disable=SC2086
 "$ISM_TESTDIR/parse-log.py" $flags --results "$ISM_RESULTS" stock-vm "$out/vm.log"
 judge_vm $vm_rc $? stock "$out/vm.log"
+if [ "$mode" = demo ]; then
+	echo
+	sed -n 's/\r$//; s/^ism-demo: \{0,1\}//p' "$out/vm.log"
+	grep -q 'SMC-D / TCP' "$out/vm.log" || { log "demo: no figures"; exit 1; }
+fi

@@ -1,0 +1,72 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest side of make demo, installed as /ism/bin/ism-demo: Debian's
+# sockperf, unchanged, over TCP on 127.0.0.1 and then through smc_run over
+# SMC-D on the loopback ISM device; prints one table and the SMC-D device
+# and connection listings. Every output line starts with "ism-demo: ".
+# The modules are loaded (ism-load) before it runs.
+SECS=${ISM_DEMO_SECS:-10}
+port=11111
+
+out() {
+	echo "ism-demo: $*"
+}
+
+# measure tcp|smcd ping-pong|throughput: sockperf's summary figure in $v
+measure() {
+	run=
+	[ "$1" = smcd ] && run=smc_run
+	$run sockperf server --tcp -p $port >/dev/null 2>&1 &
+	spid=$!
+	sleep 2
+	if [ "$2" = ping-pong ]; then
+		$run sockperf ping-pong --tcp -i 127.0.0.1 -p $port -m 14 \
+			-t "$SECS" >/tmp/sp 2>&1
+		v=$(sed -n 's/.*Latency is \([0-9.]*\) usec.*/\1/p' /tmp/sp)
+	else
+		$run sockperf throughput --tcp -i 127.0.0.1 -p $port -m 64000 \
+			-t "$SECS" >/tmp/sp 2>&1 &
+		cpid=$!
+		sleep 3
+		# The connection listing, taken while data moves.
+		[ "$1" = smcd ] && smc_ss >/tmp/ss
+		wait $cpid
+		v=$(sed -n 's/.*BandWidth is \([0-9.]*\) MBps.*/\1/p' /tmp/sp)
+	fi
+	kill $spid 2>/dev/null
+	wait $spid 2>/dev/null
+	port=$((port + 1))
+	v=${v:-?}
+}
+
+ip link set lo up
+smc_ueid add ISM-DEMO >/dev/null || { out "smc_ueid add failed"; exit 1; }
+# SMC's send and receive buffers default to 64 KiB; TCP autotunes its
+# own to several MiB. Give SMC 1 MiB, the largest DMB of ism_lo.
+sysctl -q -w net.smc.wmem=1048576 net.smc.rmem=1048576
+measure tcp ping-pong
+tcp_lat=$v
+measure smcd ping-pong
+smc_lat=$v
+measure tcp throughput
+tcp_bw=$v
+measure smcd throughput
+smc_bw=$v
+
+out "sockperf, $SECS s per run, 127.0.0.1 ($(uname -r), $(nproc) vCPU, QEMU TCG;"
+out "SMC buffers (net.smc.wmem/rmem) $(sysctl -n net.smc.wmem) bytes)"
+out ""
+awk -v tl="$tcp_lat" -v sl="$smc_lat" -v tb="$tcp_bw" -v sb="$smc_bw" 'BEGIN {
+	printf "ism-demo: %-22s %18s %18s\n", "mode", "latency 14 B (us)", "64000 B (MB/s)"
+	printf "ism-demo: %-22s %18s %18s\n", "TCP", tl, tb
+	printf "ism-demo: %-22s %18s %18s\n", "SMC-D (ism_lo)", sl, sb
+	if (tl > 0 && tb > 0)
+		printf "ism-demo: %-22s %17.2fx %17.2fx\n", "SMC-D / TCP", sl / tl, sb / tb
+}'
+out ""
+out "SMC-D devices (smc_info dev):"
+smc_info dev | sed 's/^/ism-demo:   /'
+out "SMC connections during the SMC-D throughput run (smc_ss):"
+sed 's/^/ism-demo:   /' /tmp/ss
+smc_ueid flush
