@@ -237,7 +237,7 @@ size_t nl_attr_len(const struct nlattr *a)
 }
 
 /* Fixed-size reads: a short attribute reads as zero-extended. */
-static void nl_attr_copy(const struct nlattr *a, void *v, size_t size)
+void nl_attr_copy(const struct nlattr *a, void *v, size_t size)
 {
 	size_t len;
 

@@ -57,6 +57,8 @@ void nl_attr_parse_nested(const struct nlattr *nest, const struct nlattr **tb,
 			  int max);
 const void *nl_attr_data(const struct nlattr *a);
 size_t nl_attr_len(const struct nlattr *a);
+/* Copy @a into @v of @size bytes, zero-extended; all zero if @a is NULL. */
+void nl_attr_copy(const struct nlattr *a, void *v, size_t size);
 uint8_t nl_attr_u8(const struct nlattr *a);
 uint16_t nl_attr_u16(const struct nlattr *a);
 uint32_t nl_attr_u32(const struct nlattr *a);

@@ -73,14 +73,8 @@ struct ss_opts {
 
 static void ss_attr(const struct nlattr *a, void *v, size_t size, int *has)
 {
-	size_t len;
-
-	memset(v, 0, size);
 	*has = !!a;
-	if (!a)
-		return;
-	len = nl_attr_len(a);
-	memcpy(v, nl_attr_data(a), len < size ? len : size);
+	nl_attr_copy(a, v, size);
 }
 
 static int ss_addr_is_v6(const uint32_t *addr)

@@ -167,6 +167,7 @@ struct xfer_conn {
 	double start, end;
 };
 
+int xfer_swap_results(struct xfer_conn *c);
 void xfer_hold(struct xfer_conn *c, int client);
 void xfer_report(const char *role, const struct xfer_conn *c, int always);
 int xfer_summary(const char *role, struct xfer_conn *conns, unsigned int n);

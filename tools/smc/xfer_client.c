@@ -153,11 +153,8 @@ static void *client_conn(void *arg)
 	}
 	if (rx_started)
 		pthread_join(rx, NULL);
-	if (c->tx.status == XFER_OK) {
-		res = xfer_send_result(c->fd, &c->rx);
-		if (!res)
-			res = xfer_recv_result(c->fd, &c->peer);
-	}
+	if (c->tx.status == XFER_OK)
+		res = xfer_swap_results(c);
 	c->end = xfer_now();
 	client_check(c, res);
 	if (c->ok)

@@ -35,6 +35,14 @@ static const char *xfer_end_reason(int fd, char *byte)
 	return NULL;
 }
 
+/* Both sides send what they received and read the peer's account of it. */
+int xfer_swap_results(struct xfer_conn *c)
+{
+	int res = xfer_send_result(c->fd, &c->rx);
+
+	return res ? res : xfer_recv_result(c->fd, &c->peer);
+}
+
 /*
  * Keep the connection idle for hold_s seconds, watching for its end.
  * The client then pings; the server waits for the ping (or the end) and

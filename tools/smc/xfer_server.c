@@ -160,11 +160,8 @@ static void *server_conn(void *arg)
 	}
 	if (tx_started)
 		pthread_join(tx, NULL);
-	if (c->rx.status == XFER_OK && c->tx.status == XFER_OK) {
-		res = xfer_send_result(c->fd, &c->rx);
-		if (!res)
-			res = xfer_recv_result(c->fd, &c->peer);
-	}
+	if (c->rx.status == XFER_OK && c->tx.status == XFER_OK)
+		res = xfer_swap_results(c);
 	c->end = xfer_now();
 	server_check(c, res);
 	if (c->ok)
