@@ -6,7 +6,8 @@
 # serial console goes to LOG. The VM powers itself off (reboot -f with
 # -no-reboot); after ISM_VM_TIMEOUT seconds (default 600) it is killed
 # and this script fails. With LOG "-" the console is interactive
-# (-nographic; Ctrl-A X quits QEMU).
+# (-nographic; Ctrl-A X quits QEMU). ISM_QEMU_CPU sets the CPU model
+# (default max).
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -22,7 +23,7 @@ accel=tcg
 # oops=panic: the first oops ends the run rather than wedging it.
 # printk.devkmsg=on: don't rate-limit the protocol lines from /init.
 append="console=ttyS0 loglevel=7 panic=-1 oops=panic printk.devkmsg=on $*"
-set -- qemu-system-x86_64 -machine q35,accel=$accel -cpu max -smp 2 \
+set -- qemu-system-x86_64 -machine q35,accel=$accel -cpu "${ISM_QEMU_CPU:-max}" -smp 2 \
 	-m "${ISM_VM_MEM:-1024}" -no-reboot -kernel "$kernel" -initrd "$initrd" \
 	-append "$append"
 
