@@ -15,12 +15,19 @@
 #define _LINUX_ISM_H
 
 #include <linux/device.h>
+#include <linux/errno.h>
 #include <linux/overflow.h>
+#include <linux/percpu.h>
+#include <linux/tracepoint-defs.h>
 #include <linux/types.h>
+#include <linux/u64_stats_sync.h>
 #include <linux/uuid.h>
 #include <linux/xarray.h>
+#include <uapi/linux/ism.h>
 
 struct ism_dev;
+struct module;
+struct netlink_ext_ack;
 
 /* ======================== Common definitions ======================== */
 
@@ -188,16 +195,62 @@ struct ism_device_ops {
 };
 
 /**
+ * struct ism_dev_type - a kind of ISM device
+ * @name: the type's name, shown by netlink and sysfs ("loopback", ...);
+ *	at most %ISM_NAME_MAXLEN characters
+ * @owner: the driver's module; the core holds a reference while it calls
+ *	@new_dev or @del_dev
+ * @new_dev: optional; create and register a device named @name, for
+ *	``ismctl dev add``. The name is valid and was free when the core
+ *	checked; ism_dev_register() fails with -EEXIST if it was taken since.
+ *	Process context, no core lock held. Set a message in @extack on
+ *	failure where useful.
+ * @del_dev: optional; unregister and free @dev, for ``ismctl dev del``.
+ *	Return -ENODEV if @dev is not, or no longer, one of the driver's
+ *	devices. The core holds a reference on @dev. Same context as @new_dev.
+ * @list: core: entry in the registry of types, see
+ *	ism_dev_type_register()
+ */
+struct ism_dev_type {
+	const char *name;
+	struct module *owner;
+	int (*new_dev)(const char *name, struct netlink_ext_ack *extack);
+	int (*del_dev)(struct ism_dev *dev, struct netlink_ext_ack *extack);
+	struct list_head list;
+};
+
+int ism_dev_type_register(struct ism_dev_type *type);
+void ism_dev_type_unregister(struct ism_dev_type *type);
+
+/** define ISM_STAT_NUM - number of per-device counters, &enum ism_stat_attr */
+#define ISM_STAT_NUM	(__ISM_STAT_ATTR_MAX - ISM_STAT_ATTR_MOVES)
+
+/**
+ * struct ism_pcpu_stats - one CPU's share of a device's counters
+ * @cnt: the counter of attribute A of &enum ism_stat_attr is at index
+ *	A - %ISM_STAT_ATTR_MOVES
+ * @syncp: lets 32-bit readers see whole values
+ */
+struct ism_pcpu_stats {
+	u64_stats_t cnt[ISM_STAT_NUM];
+	struct u64_stats_sync syncp;
+};
+
+/**
  * struct ism_dev - an ISM device
  * @ops: the driver's operations, copied in by ism_dev_alloc()
  * @dev: the device in class ``ism``; set its name and parent before
  *	ism_dev_register()
  * @gid: the device's GID; set by the driver before ism_dev_register()
  * @max_dmb_len: largest DMB the device accepts; set by the driver
+ * @type: the device's type; set by the driver, may stay NULL if the
+ *	driver registers no type
  * @list: core: entry in the device registry
  * @dmbs: core: DMB index to the core's record of the DMB and its owner
  * @clients: core: clients attached to this device, RCU-protected
  * @client_priv: core: each client's private pointer for this device
+ * @stats: core: the device's counters, see ism_stat_add()
+ * @stats_base: core: the counters' values at the last reset
  * @priv: the driver's private area, see ism_dev_priv()
  *
  * Fields marked core are owned by the core; drivers and clients do not
@@ -208,10 +261,13 @@ struct ism_dev {
 	struct device dev;
 	uuid_t gid;
 	u32 max_dmb_len;
+	const struct ism_dev_type *type;
 	struct list_head list;
 	struct xarray dmbs;
 	struct ism_client __rcu *clients[ISM_MAX_CLIENTS];
 	void *client_priv[ISM_MAX_CLIENTS];
+	struct ism_pcpu_stats __percpu *stats;
+	u64 stats_base[ISM_STAT_NUM];
 	u8 priv[] __aligned(sizeof(u64));
 };
 
@@ -254,6 +310,51 @@ static inline bool ism_dmb_range_ok(u32 dmb_len, unsigned int offset,
 /* ====================== Client inline helpers ====================== */
 
 /**
+ * ism_stat_add() - add to a device counter
+ * @dev: device
+ * @stat: the counter, an &enum ism_stat_attr from %ISM_STAT_ATTR_MOVES on
+ * @n: amount
+ *
+ * For the core and its inline helpers. Any context.
+ */
+static inline void ism_stat_add(struct ism_dev *dev, unsigned int stat, u64 n)
+{
+	struct ism_pcpu_stats *stats = get_cpu_ptr(dev->stats);
+	unsigned long flags;
+
+	flags = u64_stats_update_begin_irqsave(&stats->syncp);
+	u64_stats_add(&stats->cnt[stat - ISM_STAT_ATTR_MOVES], n);
+	u64_stats_update_end_irqrestore(&stats->syncp, flags);
+	put_cpu_ptr(dev->stats);
+}
+
+/**
+ * ism_stat_error() - the counter for an error a device request returned
+ * @err: negative errno
+ *
+ * Return: an %ISM_STAT_ATTR_ERR_* &enum ism_stat_attr.
+ */
+static inline unsigned int ism_stat_error(int err)
+{
+	switch (err) {
+	case -ENOENT:
+		return ISM_STAT_ATTR_ERR_TOKEN;
+	case -EINVAL:
+		return ISM_STAT_ATTR_ERR_INVAL;
+	case -ENOSPC:
+		return ISM_STAT_ATTR_ERR_NOSPC;
+	case -ENOMEM:
+		return ISM_STAT_ATTR_ERR_NOMEM;
+	default:
+		return ISM_STAT_ATTR_ERR_OTHER;
+	}
+}
+
+DECLARE_TRACEPOINT(ism_move_data);
+void ism_trace_move_data(struct ism_dev *dev, u64 token, unsigned int offset,
+			 unsigned int size, bool sf, int ret);
+
+/**
  * ism_move_data() - write into a peer's DMB
  * @dev: local device
  * @token: token of the peer DMB
@@ -264,7 +365,8 @@ static inline bool ism_dmb_range_ok(u32 dmb_len, unsigned int offset,
  * @size: number of bytes
  *
  * Synchronous: when it returns 0 the bytes are in the peer DMB. Any context
- * but hard irq; does not sleep. One indirect call: the hot path.
+ * but hard irq; does not sleep. One indirect call, then per-CPU counters
+ * and the ism_move_data tracepoint: the hot path.
  *
  * @dev must be a device the client was given by add_dev and not yet
  * removed by remove_dev; the call does not check it.
@@ -277,7 +379,19 @@ static inline int ism_move_data(struct ism_dev *dev, u64 token,
 				unsigned int idx, bool sf, unsigned int offset,
 				const void *data, unsigned int size)
 {
-	return dev->ops.move_data(dev, token, idx, sf, offset, data, size);
+	int ret = dev->ops.move_data(dev, token, idx, sf, offset, data, size);
+
+	if (likely(!ret)) {
+		ism_stat_add(dev, ISM_STAT_ATTR_MOVES, 1);
+		ism_stat_add(dev, ISM_STAT_ATTR_MOVE_BYTES, size);
+		if (sf)
+			ism_stat_add(dev, ISM_STAT_ATTR_SIGNALS, 1);
+	} else {
+		ism_stat_add(dev, ism_stat_error(ret), 1);
+	}
+	if (tracepoint_enabled(ism_move_data))
+		ism_trace_move_data(dev, token, offset, size, sf, ret);
+	return ret;
 }
 
 /**

@@ -2,6 +2,7 @@
 /*
  * ISM core: the device registry.
  */
+#include <linux/ctype.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 
@@ -17,6 +18,7 @@ static void ism_dev_release(struct device *device)
 
 	WARN_ON(!xa_empty(&dev->dmbs));
 	xa_destroy(&dev->dmbs);
+	free_percpu(dev->stats);
 	kfree(dev);
 }
 
@@ -43,6 +45,10 @@ struct ism_dev *ism_dev_alloc(const struct ism_device_ops *ops,
 	dev = kzalloc(struct_size(dev, priv, priv_size), GFP_KERNEL);
 	if (!dev)
 		return NULL;
+	if (ism_stats_alloc(dev)) {
+		kfree(dev);
+		return NULL;
+	}
 	dev->ops = *ops;
 	INIT_LIST_HEAD(&dev->list);
 	xa_init(&dev->dmbs);
@@ -52,6 +58,34 @@ struct ism_dev *ism_dev_alloc(const struct ism_device_ops *ops,
 	return dev;
 }
 EXPORT_SYMBOL_GPL(ism_dev_alloc);
+
+/* Caller holds ism_registry_mutex. */
+struct ism_dev *ism_dev_find(const char *name)
+{
+	struct ism_dev *dev;
+
+	list_for_each_entry(dev, &ism_devices, list)
+		if (!strcmp(ism_dev_name(dev), name))
+			return dev;
+	return NULL;
+}
+
+/* A name fits netlink's and the tools' limits and is safe in sysfs and in
+ * a terminal: 1 to ISM_NAME_MAXLEN of [A-Za-z0-9_.:-], not "." or "..".
+ */
+bool ism_dev_name_valid(const char *name)
+{
+	size_t len = strnlen(name, ISM_NAME_MAXLEN + 1);
+	size_t i;
+
+	if (!len || len > ISM_NAME_MAXLEN || !strcmp(name, ".") ||
+	    !strcmp(name, ".."))
+		return false;
+	for (i = 0; i < len; i++)
+		if (!isalnum(name[i]) && !strchr("_.:-", name[i]))
+			return false;
+	return true;
+}
 
 static bool ism_ops_valid(const struct ism_device_ops *ops)
 {
@@ -68,8 +102,10 @@ static bool ism_ops_valid(const struct ism_device_ops *ops)
  * Process context; takes the registry mutex.
  *
  * Return: 0; -EINVAL if a mandatory op is missing, only one of attach_dmb
- * and detach_dmb is set, the name is unset, or max_dmb_len or max_dmbs is
- * 0; or the error of device_add().
+ * and detach_dmb is set, the name is unset or not a valid name (at most
+ * %ISM_NAME_MAXLEN of letters, digits and ``_.:-``), or max_dmb_len or
+ * max_dmbs is 0; -EEXIST if a device of that name is registered; or the
+ * error of device_add().
  */
 int ism_dev_register(struct ism_dev *dev)
 {
@@ -77,21 +113,27 @@ int ism_dev_register(struct ism_dev *dev)
 	int ret, i;
 
 	if (!dev || !ism_ops_valid(&dev->ops) || !dev_name(&dev->dev) ||
-	    !dev->max_dmb_len || !dev->ops.max_dmbs(dev))
+	    !ism_dev_name_valid(dev_name(&dev->dev)) || !dev->max_dmb_len ||
+	    !dev->ops.max_dmbs(dev))
 		return -EINVAL;
-	ret = device_add(&dev->dev);
-	if (ret)
-		return ret;
 
 	mutex_lock(&ism_registry_mutex);
+	/* Checked under the mutex: sysfs would warn about a duplicate. */
+	ret = -EEXIST;
+	if (ism_dev_find(dev_name(&dev->dev)))
+		goto unlock;
+	ret = device_add(&dev->dev);
+	if (ret)
+		goto unlock;
 	list_add_tail(&dev->list, &ism_devices);
 	for (i = 0; i < ISM_MAX_CLIENTS; i++) {
 		client = ism_clients[i];
 		if (client)
 			ism_attach_client(dev, client);
 	}
+unlock:
 	mutex_unlock(&ism_registry_mutex);
-	return 0;
+	return ret;
 }
 EXPORT_SYMBOL_GPL(ism_dev_register);
 

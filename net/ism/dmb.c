@@ -12,6 +12,7 @@
 #include <linux/slab.h>
 
 #include "ism_core.h"
+#include "ism_trace.h"
 
 static bool ism_client_registered(const struct ism_client *client)
 {
@@ -38,13 +39,17 @@ int ism_register_dmb(struct ism_dev *dev, struct ism_dmb *dmb,
 	struct ism_dmb_rec *rec;
 	int ret;
 
-	if (!dev || !dmb || !client || !ism_client_registered(client) ||
-	    !dmb->len || dmb->len > dev->max_dmb_len)
+	if (!dev || !dmb || !client)
 		return -EINVAL;
+	ret = -EINVAL;
+	if (!ism_client_registered(client) || !dmb->len ||
+	    dmb->len > dev->max_dmb_len)
+		goto out;
 
+	ret = -ENOMEM;
 	rec = kzalloc(sizeof(*rec), GFP_KERNEL);
 	if (!rec)
-		return -ENOMEM;
+		goto out;
 	ret = dev->ops.register_dmb(dev, dmb);
 	if (ret)
 		goto free_rec;
@@ -62,10 +67,15 @@ int ism_register_dmb(struct ism_dev *dev, struct ism_dmb *dmb,
 		ret = ret == -EBUSY ? -EIO : ret;
 		goto free_rec;
 	}
+	ism_stat_add(dev, ISM_STAT_ATTR_DMBS_REGISTERED, 1);
+	trace_ism_dmb_register(dev, client, dmb, 0);
 	return 0;
 
 free_rec:
 	kfree(rec);
+out:
+	ism_stat_add(dev, ism_stat_error(ret), 1);
+	trace_ism_dmb_register(dev, client, dmb, ret);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(ism_register_dmb);
@@ -75,6 +85,9 @@ static int ism_release_dmb(struct ism_dev *dev, struct ism_dmb_rec *rec)
 {
 	int ret = dev->ops.unregister_dmb(dev, &rec->dmb);
 
+	ism_stat_add(dev, ret ? ism_stat_error(ret) :
+		     ISM_STAT_ATTR_DMBS_UNREGISTERED, 1);
+	trace_ism_dmb_unregister(dev, rec->dmb.token, rec->dmb.idx, ret);
 	kfree_rcu(rec, rcu);
 	return ret;
 }
@@ -102,6 +115,8 @@ int ism_unregister_dmb(struct ism_dev *dev, struct ism_dmb *dmb)
 	rec = xa_load(&dev->dmbs, dmb->idx);
 	if (!rec || rec->dmb.token != dmb->token) {
 		xa_unlock(&dev->dmbs);
+		ism_stat_add(dev, ISM_STAT_ATTR_ERR_TOKEN, 1);
+		trace_ism_dmb_unregister(dev, dmb->token, dmb->idx, -ENOENT);
 		return -ENOENT;
 	}
 	__xa_erase(&dev->dmbs, dmb->idx);
@@ -130,4 +145,16 @@ void ism_release_client_dmbs(struct ism_dev *dev, struct ism_client *client)
 	if (left)
 		dev_warn(&dev->dev, "client %s left %u DMBs registered; released them\n",
 			 client->name, left);
+}
+
+/* Any context; the count may be stale by the time it is used. */
+unsigned int ism_dev_dmb_count(struct ism_dev *dev)
+{
+	struct ism_dmb_rec *rec;
+	unsigned int count = 0;
+	unsigned long idx;
+
+	xa_for_each(&dev->dmbs, idx, rec)
+		count++;
+	return count;
 }

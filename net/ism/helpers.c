@@ -9,6 +9,14 @@
 
 #include "ism_core.h"
 
+/* Count a failed device request in the device's error counters. */
+static int ism_count_error(struct ism_dev *dev, int ret)
+{
+	if (ret)
+		ism_stat_add(dev, ism_stat_error(ret), 1);
+	return ret;
+}
+
 /**
  * ism_attach_dmb() - map a peer's DMB for zero-copy writing
  * @dev: local device
@@ -26,7 +34,7 @@ int ism_attach_dmb(struct ism_dev *dev, struct ism_dmb *dmb)
 		return -EINVAL;
 	if (!dev->ops.attach_dmb)
 		return -EOPNOTSUPP;
-	return dev->ops.attach_dmb(dev, dmb);
+	return ism_count_error(dev, dev->ops.attach_dmb(dev, dmb));
 }
 EXPORT_SYMBOL_GPL(ism_attach_dmb);
 
@@ -46,7 +54,7 @@ int ism_detach_dmb(struct ism_dev *dev, u64 token)
 		return -EINVAL;
 	if (!dev->ops.detach_dmb)
 		return -EOPNOTSUPP;
-	return dev->ops.detach_dmb(dev, token);
+	return ism_count_error(dev, dev->ops.detach_dmb(dev, token));
 }
 EXPORT_SYMBOL_GPL(ism_detach_dmb);
 
@@ -87,11 +95,16 @@ EXPORT_SYMBOL_GPL(ism_query_remote_gid);
 int ism_signal_event(struct ism_dev *dev, const uuid_t *rgid,
 		     u32 trigger_irq, u32 event_code, u64 info)
 {
+	int ret;
+
 	if (!dev || !rgid)
 		return -EINVAL;
 	if (!dev->ops.signal_event)
 		return -EOPNOTSUPP;
-	return dev->ops.signal_event(dev, rgid, trigger_irq, event_code, info);
+	ret = dev->ops.signal_event(dev, rgid, trigger_irq, event_code, info);
+	if (!ret)
+		ism_stat_add(dev, ISM_STAT_ATTR_EVENTS_SENT, 1);
+	return ism_count_error(dev, ret);
 }
 EXPORT_SYMBOL_GPL(ism_signal_event);
 

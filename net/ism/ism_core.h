@@ -17,6 +17,7 @@ extern struct mutex ism_registry_mutex;
 extern struct list_head ism_devices;
 extern struct ism_client *ism_clients[ISM_MAX_CLIENTS];
 extern struct class ism_class;
+extern const struct attribute_group *ism_dev_groups[];
 
 /**
  * struct ism_dmb_rec - the core's record of a registered DMB
@@ -32,6 +33,20 @@ struct ism_dmb_rec {
 	u8 client_id;
 	struct rcu_head rcu;
 };
+
+struct ism_dev *ism_dev_find(const char *name);
+bool ism_dev_name_valid(const char *name);
+unsigned int ism_dev_dmb_count(struct ism_dev *dev);
+
+struct ism_dev_type *ism_dev_type_get(const char *name);
+void ism_dev_type_put(const struct ism_dev_type *type);
+
+int ism_stats_alloc(struct ism_dev *dev);
+void ism_stats_read(struct ism_dev *dev, u64 *vals);
+void ism_stats_reset(struct ism_dev *dev);
+
+int ism_netlink_init(void);
+void ism_netlink_exit(void);
 
 void ism_release_client_dmbs(struct ism_dev *dev, struct ism_client *client);
 void ism_attach_client(struct ism_dev *dev, struct ism_client *client);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ISM core: module entry and the ``ism`` device class.
+ * ISM core: module entry, the ``ism`` device class and the netlink family.
  */
 #include <linux/module.h>
 
@@ -9,15 +9,24 @@
 struct class ism_class = {
 	.name = "ism",
 	.owner = THIS_MODULE,
+	.dev_groups = ism_dev_groups,
 };
 
 static int __init ism_core_init(void)
 {
-	return class_register(&ism_class);
+	int ret = class_register(&ism_class);
+
+	if (ret)
+		return ret;
+	ret = ism_netlink_init();
+	if (ret)
+		class_unregister(&ism_class);
+	return ret;
 }
 
 static void __exit ism_core_exit(void)
 {
+	ism_netlink_exit();
 	class_unregister(&ism_class);
 }
 

@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ISM core netlink: devices. Show them, create and delete them through
+ * their driver's &struct ism_dev_type, and reset their counters.
+ */
+#include <kunit/visibility.h>
+#include <linux/module.h>
+
+#include "ism_core.h"
+#include "ism_netlink.h"
+
+static int ism_nl_put_clients(struct sk_buff *skb, struct ism_dev *dev)
+{
+	struct ism_client *client;
+	struct nlattr *nest;
+	int i;
+
+	nest = nla_nest_start(skb, ISM_ATTR_DEV_CLIENTS);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < ISM_MAX_CLIENTS; i++) {
+		client = rcu_dereference_protected(dev->clients[i],
+						   lockdep_is_held(&ism_registry_mutex));
+		if (client &&
+		    nla_put_string(skb, ISM_ATTR_CLIENT_NAME, client->name)) {
+			nla_nest_cancel(skb, nest);
+			return -EMSGSIZE;
+		}
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int ism_nl_put_stats(struct sk_buff *skb, struct ism_dev *dev)
+{
+	u64 vals[ISM_STAT_NUM];
+	struct nlattr *nest;
+	int i;
+
+	ism_stats_read(dev, vals);
+	nest = nla_nest_start(skb, ISM_ATTR_DEV_STATS);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < ISM_STAT_NUM; i++) {
+		if (nla_put_u64_64bit(skb, ISM_STAT_ATTR_MOVES + i, vals[i],
+				      ISM_STAT_ATTR_PAD)) {
+			nla_nest_cancel(skb, nest);
+			return -EMSGSIZE;
+		}
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/**
+ * ism_nl_fill_dev() - put one device message into @skb
+ * @skb: message buffer
+ * @dev: registered device
+ * @portid: netlink port of the requester
+ * @seq: sequence number of the request
+ * @flags: netlink message flags (%NLM_F_MULTI in dumps)
+ *
+ * Caller holds ism_registry_mutex.
+ *
+ * Return: 0, or -EMSGSIZE with @skb unchanged if the message does not fit.
+ */
+int ism_nl_fill_dev(struct sk_buff *skb, struct ism_dev *dev, u32 portid,
+		    u32 seq, int flags)
+{
+	struct device *parent = dev->dev.parent;
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &ism_nl_family, flags,
+			  ISM_CMD_DEV_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_string(skb, ISM_ATTR_DEV_NAME, ism_dev_name(dev)) ||
+	    (dev->type &&
+	     nla_put_string(skb, ISM_ATTR_DEV_TYPE, dev->type->name)) ||
+	    nla_put(skb, ISM_ATTR_DEV_GID, ISM_GID_LEN, &dev->gid) ||
+	    nla_put_u16(skb, ISM_ATTR_DEV_CHID, ism_get_chid(dev)) ||
+	    (parent &&
+	     nla_put_string(skb, ISM_ATTR_DEV_PARENT, dev_name(parent))) ||
+	    nla_put_u32(skb, ISM_ATTR_DEV_MAX_DMBS, ism_get_max_dmbs(dev)) ||
+	    nla_put_u32(skb, ISM_ATTR_DEV_MAX_DMB_LEN, dev->max_dmb_len) ||
+	    nla_put_u32(skb, ISM_ATTR_DEV_DMBS, ism_dev_dmb_count(dev)) ||
+	    ism_nl_put_clients(skb, dev) || ism_nl_put_stats(skb, dev)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+/* Whether @attr is missing from the request, with a message if so. */
+static bool ism_nl_missing(struct genl_info *info, int attr)
+{
+	if (!GENL_REQ_ATTR_CHECK(info, attr))
+		return false;
+	if (attr == ISM_ATTR_DEV_TYPE)
+		NL_SET_ERR_MSG(info->extack, "missing device type");
+	else
+		NL_SET_ERR_MSG(info->extack, "missing device name");
+	return true;
+}
+
+/* The device named by the request's ISM_ATTR_DEV_NAME; NULL with an
+ * error in @extack if the attribute is missing or names no device.
+ * Caller holds ism_registry_mutex.
+ */
+static struct ism_dev *ism_nl_dev_by_attr(struct genl_info *info, int *err)
+{
+	struct nlattr *attr = info->attrs[ISM_ATTR_DEV_NAME];
+	struct ism_dev *dev;
+
+	*err = -EINVAL;
+	if (ism_nl_missing(info, ISM_ATTR_DEV_NAME))
+		return NULL;
+	dev = ism_dev_find(nla_data(attr));
+	if (!dev) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr, "no such device");
+		*err = -ENODEV;
+	}
+	return dev;
+}
+
+/**
+ * ism_nl_dev_msg() - the reply to ISM_CMD_DEV_GET for one device
+ * @info: the request; ISM_ATTR_DEV_NAME is required
+ *
+ * Takes the registry mutex.
+ *
+ * Return: the message, or an ERR_PTR(): -EINVAL without a name, -ENODEV
+ * for an unknown device, -ENOMEM.
+ */
+struct sk_buff *ism_nl_dev_msg(struct genl_info *info)
+{
+	struct ism_dev *dev;
+	struct sk_buff *msg;
+	int err;
+
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return ERR_PTR(-ENOMEM);
+	mutex_lock(&ism_registry_mutex);
+	dev = ism_nl_dev_by_attr(info, &err);
+	if (dev)
+		err = ism_nl_fill_dev(msg, dev, info->snd_portid,
+				      info->snd_seq, 0);
+	mutex_unlock(&ism_registry_mutex);
+	if (err) {
+		nlmsg_free(msg);
+		return ERR_PTR(err);
+	}
+	return msg;
+}
+EXPORT_SYMBOL_IF_KUNIT(ism_nl_dev_msg);
+
+/**
+ * ism_nl_dev_get_doit() - ISM_CMD_DEV_GET for one device
+ * @skb: the request
+ * @info: the request's attributes; ISM_ATTR_DEV_NAME is required
+ *
+ * Return: 0 with the device message sent back, or a negative errno.
+ */
+int ism_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct sk_buff *msg = ism_nl_dev_msg(info);
+
+	if (IS_ERR(msg))
+		return PTR_ERR(msg);
+	return genlmsg_reply(msg, info);
+}
+
+/**
+ * ism_nl_dev_get_dumpit() - ISM_CMD_DEV_GET for every device
+ * @skb: buffer for the next part of the dump
+ * @cb: dump state; args[0] counts the devices already sent
+ *
+ * Return: the length put in @skb, 0 when the dump is complete.
+ */
+int ism_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	unsigned long pos = 0;
+	struct ism_dev *dev;
+
+	mutex_lock(&ism_registry_mutex);
+	list_for_each_entry(dev, &ism_devices, list) {
+		if (pos++ < cb->args[0])
+			continue;
+		if (ism_nl_fill_dev(skb, dev, NETLINK_CB(cb->skb).portid,
+				    cb->nlh->nlmsg_seq, NLM_F_MULTI))
+			break;
+		cb->args[0] = pos;
+	}
+	mutex_unlock(&ism_registry_mutex);
+	return skb->len;
+}
+
+/**
+ * ism_nl_dev_new_doit() - ISM_CMD_DEV_NEW: create a device
+ * @skb: the request
+ * @info: ISM_ATTR_DEV_TYPE and ISM_ATTR_DEV_NAME are required
+ *
+ * Return: 0; -EINVAL for a missing attribute or an invalid name; -EEXIST
+ * if the name is taken; -EOPNOTSUPP for a type that is not registered or
+ * cannot create devices; or the driver's error.
+ */
+int ism_nl_dev_new_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *name_attr = info->attrs[ISM_ATTR_DEV_NAME];
+	struct netlink_ext_ack *extack = info->extack;
+	struct ism_dev_type *type;
+	const char *name;
+	bool taken;
+	int err;
+
+	if (ism_nl_missing(info, ISM_ATTR_DEV_TYPE) ||
+	    ism_nl_missing(info, ISM_ATTR_DEV_NAME))
+		return -EINVAL;
+	name = nla_data(name_attr);
+	if (!ism_dev_name_valid(name)) {
+		NL_SET_ERR_MSG_ATTR(extack, name_attr,
+				    "device names are letters, digits and _.:-");
+		return -EINVAL;
+	}
+	mutex_lock(&ism_registry_mutex);
+	taken = ism_dev_find(name);
+	mutex_unlock(&ism_registry_mutex);
+	if (taken) {
+		NL_SET_ERR_MSG_ATTR(extack, name_attr, "device name in use");
+		return -EEXIST;
+	}
+
+	type = ism_dev_type_get(nla_data(info->attrs[ISM_ATTR_DEV_TYPE]));
+	if (!type || !type->new_dev) {
+		NL_SET_ERR_MSG_ATTR(extack, info->attrs[ISM_ATTR_DEV_TYPE],
+				    "no such device type, or it cannot be created (driver not loaded?)");
+		err = -EOPNOTSUPP;
+		goto put;
+	}
+	err = type->new_dev(name, extack);
+	if (err == -EEXIST)
+		NL_SET_ERR_MSG_ATTR(extack, name_attr, "device name in use");
+put:
+	if (type)
+		ism_dev_type_put(type);
+	return err;
+}
+EXPORT_SYMBOL_IF_KUNIT(ism_nl_dev_new_doit);
+
+/**
+ * ism_nl_dev_del_doit() - ISM_CMD_DEV_DEL: delete a device
+ * @skb: the request
+ * @info: ISM_ATTR_DEV_NAME is required
+ *
+ * Return: 0; -EINVAL for a missing name; -ENODEV for an unknown device;
+ * -EOPNOTSUPP if its driver cannot delete it; or the driver's error.
+ */
+int ism_nl_dev_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	const struct ism_dev_type *type = NULL;
+	struct ism_dev *dev;
+	int err;
+
+	mutex_lock(&ism_registry_mutex);
+	dev = ism_nl_dev_by_attr(info, &err);
+	if (dev) {
+		type = dev->type;
+		/* Both references keep @dev and its driver alive unlocked. */
+		if (type && type->del_dev && try_module_get(type->owner))
+			get_device(&dev->dev);
+		else
+			type = NULL;
+	}
+	mutex_unlock(&ism_registry_mutex);
+	if (!dev)
+		return err;
+	if (!type) {
+		NL_SET_ERR_MSG(info->extack,
+			       "the device's driver cannot delete it");
+		return -EOPNOTSUPP;
+	}
+	err = type->del_dev(dev, info->extack);
+	put_device(&dev->dev);
+	ism_dev_type_put(type);
+	return err;
+}
+EXPORT_SYMBOL_IF_KUNIT(ism_nl_dev_del_doit);
+
+/**
+ * ism_nl_stats_reset_doit() - ISM_CMD_STATS_RESET
+ * @skb: the request
+ * @info: ISM_ATTR_DEV_NAME names the device; without it, all devices
+ *
+ * Return: 0, or -ENODEV for an unknown device.
+ */
+int ism_nl_stats_reset_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ism_dev *dev;
+	int err = 0;
+
+	mutex_lock(&ism_registry_mutex);
+	if (info->attrs[ISM_ATTR_DEV_NAME]) {
+		dev = ism_nl_dev_by_attr(info, &err);
+		if (dev) {
+			ism_stats_reset(dev);
+			err = 0;
+		}
+	} else {
+		list_for_each_entry(dev, &ism_devices, list)
+			ism_stats_reset(dev);
+	}
+	mutex_unlock(&ism_registry_mutex);
+	return err;
+}
+EXPORT_SYMBOL_IF_KUNIT(ism_nl_stats_reset_doit);

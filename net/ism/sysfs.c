@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ISM core: the read-only attributes of /sys/class/ism/<name>.
+ *
+ * sysfs drains readers before device_del() returns, and ism_dev_unregister()
+ * calls it before the driver may free anything the ops use.
+ */
+#include <linux/module.h>
+#include <linux/sysfs.h>
+
+#include "ism_core.h"
+
+#define to_ism_dev(d) container_of(d, struct ism_dev, dev)
+
+static ssize_t gid_show(struct device *d, struct device_attribute *attr,
+			char *buf)
+{
+	return sysfs_emit(buf, "%pUb\n", &to_ism_dev(d)->gid);
+}
+static DEVICE_ATTR_RO(gid);
+
+static ssize_t chid_show(struct device *d, struct device_attribute *attr,
+			 char *buf)
+{
+	return sysfs_emit(buf, "0x%04x\n", ism_get_chid(to_ism_dev(d)));
+}
+static DEVICE_ATTR_RO(chid);
+
+static ssize_t type_show(struct device *d, struct device_attribute *attr,
+			 char *buf)
+{
+	const struct ism_dev_type *type = to_ism_dev(d)->type;
+
+	return sysfs_emit(buf, "%s\n", type ? type->name : "unknown");
+}
+static DEVICE_ATTR_RO(type);
+
+static ssize_t max_dmbs_show(struct device *d, struct device_attribute *attr,
+			     char *buf)
+{
+	return sysfs_emit(buf, "%u\n", ism_get_max_dmbs(to_ism_dev(d)));
+}
+static DEVICE_ATTR_RO(max_dmbs);
+
+static ssize_t max_dmb_len_show(struct device *d,
+				struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", to_ism_dev(d)->max_dmb_len);
+}
+static DEVICE_ATTR_RO(max_dmb_len);
+
+static ssize_t dmbs_show(struct device *d, struct device_attribute *attr,
+			 char *buf)
+{
+	return sysfs_emit(buf, "%u\n", ism_dev_dmb_count(to_ism_dev(d)));
+}
+static DEVICE_ATTR_RO(dmbs);
+
+static struct attribute *ism_dev_attrs[] = {
+	&dev_attr_gid.attr,
+	&dev_attr_chid.attr,
+	&dev_attr_type.attr,
+	&dev_attr_max_dmbs.attr,
+	&dev_attr_max_dmb_len.attr,
+	&dev_attr_dmbs.attr,
+	NULL,
+};
+
+static const struct attribute_group ism_dev_group = {
+	.attrs = ism_dev_attrs,
+};
+
+/* The class's dev_groups: every device gets them. */
+const struct attribute_group *ism_dev_groups[] = {
+	&ism_dev_group,
+	NULL,
+};
