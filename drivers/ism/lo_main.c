@@ -69,6 +69,8 @@ static const struct ism_device_ops ism_lo_ops = {
 	.detach_dmb = ism_lo_detach_dmb,
 };
 
+static struct ism_dev_type ism_lo_type;
+
 /* Caller holds ism_lo_mutex. */
 static int ism_lo_create(const char *name)
 {
@@ -86,6 +88,7 @@ static int ism_lo_create(const char *name)
 		goto free;
 	uuid_gen(&ism->gid);
 	ism->max_dmb_len = ISM_LO_MAX_DMB_LEN;
+	ism->type = &ism_lo_type;
 	ret = dev_set_name(&ism->dev, "%s", name);
 	if (ret)
 		goto free;
@@ -112,6 +115,44 @@ static void ism_lo_destroy(struct ism_lo *lo)
 	put_device(&ism->dev);
 }
 
+/* ismctl dev add loopback NAME. Process context, no core lock held. */
+static int ism_lo_new_dev(const char *name, struct netlink_ext_ack *extack)
+{
+	int ret;
+
+	mutex_lock(&ism_lo_mutex);
+	ret = ism_lo_create(name);
+	mutex_unlock(&ism_lo_mutex);
+	return ret;
+}
+
+/* ismctl dev del NAME. The core holds a reference on @ism, which may have
+ * been deleted since it looked it up: only a device still on the list is.
+ */
+static int ism_lo_del_dev(struct ism_dev *ism, struct netlink_ext_ack *extack)
+{
+	struct ism_lo *lo;
+	int ret = -ENODEV;
+
+	mutex_lock(&ism_lo_mutex);
+	list_for_each_entry(lo, &ism_lo_devices, list) {
+		if (lo->ism == ism) {
+			ism_lo_destroy(lo);
+			ret = 0;
+			break;
+		}
+	}
+	mutex_unlock(&ism_lo_mutex);
+	return ret;
+}
+
+static struct ism_dev_type ism_lo_type = {
+	.name = "loopback",
+	.owner = THIS_MODULE,
+	.new_dev = ism_lo_new_dev,
+	.del_dev = ism_lo_del_dev,
+};
+
 static void ism_lo_destroy_all(void)
 {
 	struct ism_lo *lo, *tmp;
@@ -137,6 +178,8 @@ static int __init ism_lo_init(void)
 		ret = ism_lo_create(name);
 	}
 	mutex_unlock(&ism_lo_mutex);
+	if (!ret)
+		ret = ism_dev_type_register(&ism_lo_type);
 	if (ret) {
 		ism_lo_destroy_all();
 		rcu_barrier();
@@ -146,6 +189,8 @@ static int __init ism_lo_init(void)
 
 static void __exit ism_lo_exit(void)
 {
+	/* First, so that no device is created or deleted from now on. */
+	ism_dev_type_unregister(&ism_lo_type);
 	ism_lo_destroy_all();
 	/* DMBs are freed by RCU callbacks in this module. */
 	rcu_barrier();
