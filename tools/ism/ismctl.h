@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ismctl: show and control ISM devices through the "ism" generic netlink
+ * family. Shared declarations of the tool's files:
+ *   main.c    options, command dispatch, help
+ *   nl.c      the netlink socket (libmnl), requests, extended ACKs
+ *   attr.c    attribute policies and parsing of the ism family
+ *   out.c     plain text and JSON output
+ *   dev.c, dmb.c, client.c, stats.c   the objects
+ */
+#ifndef ISMCTL_H
+#define ISMCTL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <libmnl/libmnl.h>
+#include <linux/ism.h>
+
+#define ISMCTL_VERSION	"1.0"
+
+/* Exit statuses, as the tools/smc tools have them. */
+#define EXIT_ERR	1	/* the kernel refused a request */
+#define EXIT_USAGE	2	/* bad command line */
+#define EXIT_NOISM	3	/* no ism family (ism_core not loaded) */
+
+/* ---- main.c ---- */
+struct ismctl {
+	struct nl *nl;
+	int stats;		/* -s */
+	char what[64];		/* the command, for error messages */
+};
+
+bool matches(const char *arg, const char *word);
+int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int check_name(const char *what, const char *name);
+int report(struct ismctl *c, int err);
+struct nlmsghdr *ism_req(struct ismctl *c, uint8_t cmd, uint16_t flags);
+
+int do_dev(struct ismctl *c, int argc, char **argv);
+int do_dmb(struct ismctl *c, int argc, char **argv);
+int do_client(struct ismctl *c, int argc, char **argv);
+int do_stats(struct ismctl *c, int argc, char **argv);
+int dev_show(struct ismctl *c, const char *name);
+
+/* ---- nl.c ---- */
+struct nl;
+
+/* Open a socket and resolve the family; NULL with errno set on failure. */
+struct nl *nl_open(const char *family);
+void nl_close(struct nl *nl);
+/* Start a request of the family in the socket's buffer. */
+struct nlmsghdr *nl_req(struct nl *nl, uint8_t cmd, uint8_t version,
+			uint16_t flags);
+/* Send the request and call @cb for every reply message: 0 or -errno. */
+int nl_talk(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *arg);
+/* The extended ACK message of the last failed request, or "". */
+const char *nl_ext_msg(const struct nl *nl);
+
+/* ---- attr.c ---- */
+#define GID_STR_LEN	36	/* xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx */
+
+int ism_parse(const struct nlmsghdr *nlh, const struct nlattr **tb);
+int ism_parse_stats(const struct nlattr *nest, const struct nlattr **tb);
+const char *ism_str(const struct nlattr *a);
+uint64_t ism_uint(const struct nlattr *a);
+void ism_gid_str(const struct nlattr *a, char *buf);
+
+/* ---- out.c ---- */
+void out_init(bool json, bool pretty);
+bool out_is_json(void);
+void out_list_start(void);
+void out_list_end(void);
+void out_obj_start(const char *key);
+void out_obj_end(void);
+void out_arr_start(const char *key);
+void out_arr_end(void);
+/*
+ * In JSON, "key": value (no key inside an array); in text, printf(@fmt,
+ * value) if @fmt is not NULL.
+ */
+void out_str(const char *key, const char *fmt, const char *val);
+void out_uint(const char *key, const char *fmt, unsigned long long val);
+void out_kv_str(const char *key, const char *val);
+void out_kv_uint(const char *key, unsigned long long val);
+/* Text only. */
+void out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- stats.c ---- */
+int stats_print(const struct nlattr *nest);
+
+#endif /* ISMCTL_H */

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ismctl: show and control ISM devices, DMBs and clients through the
+ * "ism" generic netlink family. Options, command dispatch and help.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ismctl.h"
+
+static const char help[] =
+"NAME\n"
+"    ismctl - show and control ISM devices, DMBs and clients\n"
+"\n"
+"SYNOPSIS\n"
+"    ismctl [OPTIONS] dev [show [NAME]]\n"
+"    ismctl [OPTIONS] dev add TYPE NAME\n"
+"    ismctl [OPTIONS] dev add NAME type TYPE\n"
+"    ismctl [OPTIONS] dev del NAME\n"
+"    ismctl [OPTIONS] dmb [show] [dev NAME]\n"
+"    ismctl [OPTIONS] client [show]\n"
+"    ismctl [OPTIONS] stats [show] [dev NAME]\n"
+"    ismctl [OPTIONS] stats reset [dev NAME]\n"
+"    ismctl -h | --help | -V | --version\n"
+"\n"
+"DESCRIPTION\n"
+"    Talks to the ISM layer (ism_core) through its generic netlink family\n"
+"    \"ism\". Showing needs no privileges; dev add, dev del and stats reset\n"
+"    need CAP_NET_ADMIN. Keywords may be abbreviated (ismctl d sh).\n"
+"\n"
+"    dev show     the devices: name, type, parent, fabric id (CHID), GID,\n"
+"                 DMB indexes (max_dmbs), largest DMB (max_dmb_len), DMBs\n"
+"                 registered now and the clients attached; with -s also\n"
+"                 the counters. With NAME only that device.\n"
+"    dev add      create a device of TYPE named NAME; the driver of TYPE\n"
+"                 must support it (loopback: ism_lo).\n"
+"    dev del      delete device NAME (devices made with dev add).\n"
+"    dmb show     the registered DMBs: device, token, index, length,\n"
+"                 owning client and the GID allowed to write (rgid).\n"
+"    client show  the clients: name, slot id, devices, DMBs held.\n"
+"    stats show   the same as -s dev show.\n"
+"    stats reset  set the counters of device NAME, or of all devices, to 0.\n"
+"\n"
+"    GIDs are printed in UUID notation (8-4-4-4-12 hex digits), tokens as\n"
+"    0x and 16 hex digits.\n"
+"\n"
+"OPTIONS\n"
+"    -s, --stats    show the device counters\n"
+"    -j, --json     JSON output: an array of objects\n"
+"    -p, --pretty   indented JSON (implies -j)\n"
+"    -h, --help     show this text\n"
+"    -V, --version  show the version\n"
+"\n"
+"EXIT STATUS\n"
+"    0  success\n"
+"    1  the kernel refused the request (the reason is printed, with the\n"
+"       kernel's message if it gave one)\n"
+"    2  usage error\n"
+"    3  the ism family is not available (ism_core not loaded) or netlink\n"
+"       failed\n"
+"\n"
+"EXAMPLES\n"
+"    ismctl dev\n"
+"    ismctl -s -p dev show ismlo0\n"
+"    ismctl dev add loopback lo2\n"
+"    ismctl -j dmb show dev lo2\n"
+"    ismctl stats reset\n"
+"\n"
+"SEE ALSO\n"
+"    ismctl(8), Documentation/networking/ism.rst\n";
+
+/* ip's habit: @arg is a non-empty prefix of @word. */
+bool matches(const char *arg, const char *word)
+{
+	size_t len = strlen(arg);
+
+	return len && len <= strlen(word) && !strncmp(arg, word, len);
+}
+
+int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("ismctl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'ismctl --help'.\n", stderr);
+	return EXIT_USAGE;
+}
+
+/* A device or client name the kernel can hold; else a usage error. */
+int check_name(const char *what, const char *name)
+{
+	size_t len = strlen(name);
+
+	if (!len || len > ISM_NAME_MAXLEN) {
+		usage_error("%s name \"%s\": 1 to %d characters", what, name,
+			    ISM_NAME_MAXLEN);
+		return -1;
+	}
+	return 0;
+}
+
+/* The outcome of a request: 0, or EXIT_ERR after printing why. */
+int report(struct ismctl *c, int err)
+{
+	const char *ext = c->nl ? nl_ext_msg(c->nl) : "";
+
+	if (!err)
+		return 0;
+	fflush(stdout);
+	fprintf(stderr, "ismctl: %s: %s", c->what, strerror(-err));
+	if (*ext)
+		fprintf(stderr, " (kernel: %s)", ext);
+	else if (err == -EPERM)
+		fputs(" (needs CAP_NET_ADMIN)", stderr);
+	fputc('\n', stderr);
+	return EXIT_ERR;
+}
+
+/* A request of the ism family; opens the socket on first use. */
+struct nlmsghdr *ism_req(struct ismctl *c, uint8_t cmd, uint16_t flags)
+{
+	if (!c->nl) {
+		c->nl = nl_open(ISM_GENL_NAME);
+		if (!c->nl && errno == ENOENT) {
+			fprintf(stderr,
+				"ismctl: no generic netlink family \"%s\": is ism_core loaded?\n",
+				ISM_GENL_NAME);
+			exit(EXIT_NOISM);
+		}
+		if (!c->nl) {
+			fprintf(stderr, "ismctl: netlink: %s\n",
+				strerror(errno));
+			exit(EXIT_NOISM);
+		}
+	}
+	return nl_req(c->nl, cmd, ISM_GENL_VERSION, flags);
+}
+
+static int do_help(struct ismctl *c, int argc, char **argv)
+{
+	(void)c;
+	(void)argc;
+	(void)argv;
+	fputs(help, stdout);
+	return 0;
+}
+
+/* In this order, so that "d" is dev, as "ip l" is link. */
+static const struct {
+	const char *name;
+	int (*fn)(struct ismctl *c, int argc, char **argv);
+} objects[] = {
+	{ "dev", do_dev },
+	{ "dmb", do_dmb },
+	{ "client", do_client },
+	{ "stats", do_stats },
+	{ "help", do_help },
+};
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "stats", no_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct ismctl c = { 0 };
+	bool json = false, pretty = false;
+	size_t i;
+	int opt, ret;
+
+	/* "+": options only before the object, as ip has them. */
+	while ((opt = getopt_long(argc, argv, "+sjphV", opts, NULL)) != -1) {
+		switch (opt) {
+		case 's':
+			c.stats++;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'p':
+			pretty = true;
+			break;
+		case 'h':
+			fputs(help, stdout);
+			return 0;
+		case 'V':
+			printf("ismctl %s (ism generic netlink family version %d)\n",
+			       ISMCTL_VERSION, ISM_GENL_VERSION);
+			return 0;
+		default:
+			fputs("Try 'ismctl --help'.\n", stderr);
+			return EXIT_USAGE;
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	out_init(json, pretty);
+	if (!argc)
+		return do_dev(&c, 0, argv);
+	for (i = 0; i < sizeof(objects) / sizeof(objects[0]); i++) {
+		if (matches(argv[0], objects[i].name)) {
+			ret = objects[i].fn(&c, argc - 1, argv + 1);
+			nl_close(c.nl);
+			return ret;
+		}
+	}
+	return usage_error("unknown object \"%s\"", argv[0]);
+}
