@@ -32,6 +32,9 @@ TOOLS := $(TOOLS_SRC:.c=)
 TOOLS_CFLAGS ?= -O2 -g -Wall -Wextra
 TOOLS_EXTRA_CFLAGS ?=
 TOOLS_DYNAMIC ?=
+# ism_nlbad sends raw requests to the ism family with libmnl.
+LDLIBS_ism_nlbad := -lmnl
+TOOLS_DYNAMIC += ism_nlbad
 
 .PHONY: all modules tools modules_install clean check lint kunit vm stock \
 	bench demo help print-tools kdir

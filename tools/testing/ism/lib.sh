@@ -24,8 +24,9 @@ ISM_KMODS=${ISM_KMODS:-ib_core smc smc_diag veth}
 # Debian programs the e2e tests run (through smc_run), copied into the
 # initramfs with their libraries.
 ISM_SYSPROGS=${ISM_SYSPROGS:-sockperf iperf3}
-# Our modules that are built but only loaded on request (make bench).
-ISM_NOLOAD=${ISM_NOLOAD:-ism_bench}
+# Our modules that are built but only loaded on request: ism_bench (make
+# bench), ism_tclient (tests/ismctl.sh).
+ISM_NOLOAD=${ISM_NOLOAD:-ism_bench ism_tclient}
 
 log() {
 	echo "$*" >&2
