@@ -1,0 +1,61 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# e2e: the sysfs attributes of /sys/class/ism/<dev> agree with ismctl,
+# and the ism tracepoints report ism_tclient's known workload event by
+# event: 4 DMBs registered, 100 signalled writes of 4096 bytes, 100 irqs
+# delivered, 4 DMBs unregistered.
+. /ism/tests/lib/smc.sh
+. /ism/tests/lib/json.sh
+
+TC=ism_tclient
+SYS=/sys/class/ism/ismlo0
+T=/sys/kernel/tracing
+
+# eq WHAT GOT WANT
+eq() {
+	if [ "$2" = "$3" ]; then ok "$1"; else bad "$1 (got '$2', want '$3')"; fi
+}
+
+# count EVENT PATTERN: trace lines of EVENT that match PATTERN
+count() {
+	grep -c " $1: .*$2" /tmp/trace
+}
+
+ism-load ism_core ism_lo || { bad "ism-load ism_core ism_lo"; exit 1; }
+
+ismctl -j dev >/tmp/dev.json && json_flat /tmp/dev.json ||
+	{ bad "ismctl -j dev"; exit 1; }
+eq "sysfs: gid as ismctl shows it" "$(cat $SYS/gid)" \
+	"$(jget /tmp/dev.json.flat 0/gid)"
+eq "sysfs: chid" "$(cat $SYS/chid)" 0xffff
+eq "sysfs: type" "$(cat $SYS/type)" loopback
+eq "sysfs: max_dmbs" "$(cat $SYS/max_dmbs)" 5000
+eq "sysfs: max_dmb_len" "$(cat $SYS/max_dmb_len)" 1048576
+eq "sysfs: dmbs before the workload" "$(cat $SYS/dmbs)" 0
+
+[ -d $T/events ] || mount -t tracefs tracefs $T ||
+	{ bad "mount tracefs"; exit 1; }
+[ -d $T/events/ism ] && ok "trace: events/ism exists" ||
+	{ ls $T/events | head; bad "trace: no events/ism"; exit 1; }
+echo >$T/trace
+echo 1 >$T/events/ism/enable
+
+ism-load $TC || { bad "ism-load $TC"; exit 1; }
+eq "sysfs: dmbs with $TC" "$(cat $SYS/dmbs)" 4
+ism-unload $TC || bad "ism-unload $TC"
+eq "sysfs: dmbs after $TC" "$(cat $SYS/dmbs)" 0
+
+echo 0 >$T/events/ism/enable
+cat $T/trace >/tmp/trace
+eq "trace: ism_dmb_register, 4 of $TC" \
+	"$(count ism_dmb_register "client=$TC .*len=65536 ret=0")" 4
+eq "trace: ism_move_data, 100 signalled writes of 4096 bytes" \
+	"$(count ism_move_data "offset=0 size=4096 sf=1 ret=0")" 100
+eq "trace: ism_irq, 100 delivered" "$(count ism_irq "delivered=1")" 100
+eq "trace: ism_dmb_unregister, 4" \
+	"$(count ism_dmb_unregister "ret=0")" 4
+eq "trace: nothing failed" "$(grep -c 'ret=-' /tmp/trace)" 0
+[ $rc -eq 0 ] || head -n 20 /tmp/trace
+echo >$T/trace
+exit $rc
