@@ -33,11 +33,14 @@ result ok "$tag"
 
 mods=$(our_modules "$out/src" | grep -v '_kunit\.ko$')
 args=ism.mode=$mode
-# Known problem: on this kernel, removing the SMC-D bridge with
-# connections open leaves four SMC sockets holding smc.ko, so it cannot
-# be unloaded (the debug kernel frees them). Reported, not hidden:
-# parse-log prints the test as SKIP.
-[ "$mode" = test ] && args="$args ism.e2e_skip=smc-removal"
+# Known problem: on this kernel, removing the ISM device (rmmod ism_lo) or
+# the SMC-D bridge with SMC-D connections open leaves SMC sockets that are
+# never freed (smc.ko's refcount stays at 4 after 3 connections, and they
+# are not in the smc_diag dump), so smc.ko cannot be unloaded; the test's
+# own checks all pass. The debug kernel, 10x slower, frees them: a race in
+# SMC's abort path. Reported, not hidden: parse-log prints the test as
+# SKIP. ISM_STOCK_SKIP (comma-separated e2e test names) overrides the list.
+[ "$mode" = test ] && args="$args ism.e2e_skip=${ISM_STOCK_SKIP-smc-removal}"
 flags=
 if [ "$mode" = bench ]; then
 	if ! echo "$mods" | grep -q '/ism_bench\.ko$'; then
