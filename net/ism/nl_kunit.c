@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests of the ism netlink family's request validation and handlers
- * and of the per-device counters, on a loopback device the tests create
+ * and of the per-device counters (the bad-input table is in
+ * nl_kunit_badinput.c), on a loopback device the tests create
  * through ISM_CMD_DEV_NEW: ism_lo must be loaded, else the cases that need
  * a device are skipped. Requests are built as userspace would send them and
  * parsed with the family's policy, as genetlink does, before the handler
@@ -14,24 +15,39 @@
 
 #include "ism_core.h"
 #include "ism_netlink.h"
+#include "nl_kunit.h"
 
 #define NL_TEST_DEV	"kunit-nl0"
 #define NL_TEST_LEN	8192
 
-/* The test client: finds the test's device and counts its irqs. */
-static struct ism_dev *nl_test_dev;
+/* The test client: finds the tests' devices kunit-nl<N> and counts irqs. */
+struct ism_dev *nl_test_devs[NL_TEST_DEVS];
 static atomic_t nl_test_irqs;
+
+static int nl_test_dev_index(struct ism_dev *dev)
+{
+	const char *name = ism_dev_name(dev);
+
+	if (strncmp(name, "kunit-nl", 8) || name[8] < '0' ||
+	    name[8] >= '0' + NL_TEST_DEVS || name[9])
+		return -1;
+	return name[8] - '0';
+}
 
 static void nl_test_add_dev(struct ism_dev *dev)
 {
-	if (!strcmp(ism_dev_name(dev), NL_TEST_DEV))
-		WRITE_ONCE(nl_test_dev, dev);
+	int i = nl_test_dev_index(dev);
+
+	if (i >= 0)
+		WRITE_ONCE(nl_test_devs[i], dev);
 }
 
 static void nl_test_remove_dev(struct ism_dev *dev)
 {
-	if (READ_ONCE(nl_test_dev) == dev)
-		WRITE_ONCE(nl_test_dev, NULL);
+	int i = nl_test_dev_index(dev);
+
+	if (i >= 0)
+		WRITE_ONCE(nl_test_devs[i], NULL);
 }
 
 static void nl_test_handle_irq(struct ism_dev *dev, unsigned int idx,
@@ -40,22 +56,14 @@ static void nl_test_handle_irq(struct ism_dev *dev, unsigned int idx,
 	atomic_inc(&nl_test_irqs);
 }
 
-static struct ism_client nl_test_client = {
+struct ism_client nl_test_client = {
 	.name = "kunit-nl",
 	.add_dev = nl_test_add_dev,
 	.remove_dev = nl_test_remove_dev,
 	.handle_irq = nl_test_handle_irq,
 };
 
-/* A request as genetlink hands it to a handler. */
-struct nl_req {
-	struct sk_buff *skb;
-	struct nlattr *attrs[ISM_ATTR_MAX + 1];
-	struct netlink_ext_ack extack;
-	struct genl_info info;
-};
-
-static struct nl_req *nl_req_new(struct kunit *test)
+struct nl_req *nl_req_new(struct kunit *test)
 {
 	struct nl_req *req = kunit_kzalloc(test, sizeof(*req), GFP_KERNEL);
 
@@ -72,7 +80,7 @@ static struct nl_req *nl_req_new(struct kunit *test)
  * The handlers keep pointers into the message: it is parsed from a copy
  * that lives until the end of the test.
  */
-static int nl_req_parse(struct kunit *test, struct nl_req *req)
+int nl_req_parse(struct kunit *test, struct nl_req *req)
 {
 	struct nlmsghdr *nlh = nlmsg_hdr(req->skb), *copy;
 
@@ -88,8 +96,8 @@ static int nl_req_parse(struct kunit *test, struct nl_req *req)
 }
 
 /* A parsed request with the given name and type (NULL leaves one out). */
-static struct nl_req *nl_req_dev(struct kunit *test, const char *name,
-				 const char *type)
+struct nl_req *nl_req_dev(struct kunit *test, const char *name,
+			  const char *type)
 {
 	struct nl_req *req = nl_req_new(test);
 	int ret = 0;
@@ -104,9 +112,9 @@ static struct nl_req *nl_req_dev(struct kunit *test, const char *name,
 }
 
 /* Run handler @doit on a request naming @name and @type. */
-static int nl_do(struct kunit *test,
-		 int (*doit)(struct sk_buff *, struct genl_info *),
-		 const char *name, const char *type, const char **msg)
+int nl_do(struct kunit *test,
+	  int (*doit)(struct sk_buff *skb, struct genl_info *info),
+	  const char *name, const char *type, const char **msg)
 {
 	struct nl_req *req = nl_req_dev(test, name, type);
 	int ret = doit(NULL, &req->info);
@@ -117,8 +125,8 @@ static int nl_do(struct kunit *test,
 }
 
 /* The counters and live DMB count of @dev, from ISM_CMD_DEV_GET's reply. */
-static void nl_dev_read(struct kunit *test, struct ism_dev *dev,
-			u64 *stats, u32 *dmbs)
+void nl_dev_read(struct kunit *test, struct ism_dev *dev, u64 *stats,
+		 u32 *dmbs)
 {
 	struct nlattr *tb[ISM_ATTR_MAX + 1], *st[ISM_STAT_ATTR_MAX + 1];
 	struct nl_req *req = nl_req_dev(test, ism_dev_name(dev), NULL);
@@ -142,8 +150,6 @@ static void nl_dev_read(struct kunit *test, struct ism_dev *dev,
 	kfree_skb(skb);
 	KUNIT_ASSERT_EQ(test, ret, 0);
 }
-
-#define STAT(stats, attr)	((stats)[ISM_STAT_ATTR_##attr - ISM_STAT_ATTR_MOVES])
 
 /* ------------------------- request validation ------------------------- */
 
@@ -239,32 +245,54 @@ static void nl_dev_new_needs_new_dev(struct kunit *test)
 
 /* ----------------------- devices and counters ----------------------- */
 
-static int nl_suite_init(struct kunit *test)
+/**
+ * nl_test_setup() - register the test client and create loopback devices
+ * @test: the test
+ * @ndevs: how many, named kunit-nl0, kunit-nl1, ...; in nl_test_devs[]
+ *
+ * Skips the test if ism_lo is not loaded.
+ *
+ * Return: 0 or a negative errno.
+ */
+int nl_test_setup(struct kunit *test, unsigned int ndevs)
 {
+	char name[ISM_NAME_MAXLEN + 1];
+	unsigned int i;
 	int ret;
 
-	WRITE_ONCE(nl_test_dev, NULL);
 	atomic_set(&nl_test_irqs, 0);
 	ret = ism_register_client(&nl_test_client);
+	for (i = 0; !ret && i < ndevs; i++) {
+		snprintf(name, sizeof(name), "kunit-nl%u", i);
+		ret = nl_do(test, ism_nl_dev_new_doit, name, "loopback", NULL);
+		if (!ret && !READ_ONCE(nl_test_devs[i]))
+			ret = -ENODEV;
+	}
 	if (ret)
-		return ret;
-	ret = nl_do(test, ism_nl_dev_new_doit, NL_TEST_DEV, "loopback", NULL);
-	if (ret == -EOPNOTSUPP) {
-		ism_unregister_client(&nl_test_client);
+		nl_test_teardown(test);
+	if (ret == -EOPNOTSUPP)
 		kunit_skip(test, "ism_lo is not loaded");
-	}
-	if (ret || !READ_ONCE(nl_test_dev)) {
-		ism_unregister_client(&nl_test_client);
-		return ret ?: -ENODEV;
-	}
-	return 0;
+	return ret;
 }
 
-static void nl_suite_exit(struct kunit *test)
+/**
+ * nl_test_teardown() - undo nl_test_setup(), also after a failed test
+ * @test: the test
+ */
+void nl_test_teardown(struct kunit *test)
 {
-	if (READ_ONCE(nl_test_dev))
-		nl_do(test, ism_nl_dev_del_doit, NL_TEST_DEV, NULL, NULL);
+	unsigned int i;
+
+	for (i = 0; i < NL_TEST_DEVS; i++)
+		if (READ_ONCE(nl_test_devs[i]))
+			nl_do(test, ism_nl_dev_del_doit,
+			      ism_dev_name(nl_test_devs[i]), NULL, NULL);
 	ism_unregister_client(&nl_test_client);
+}
+
+static int nl_suite_init(struct kunit *test)
+{
+	return nl_test_setup(test, 1);
 }
 
 static void nl_dev_new_del(struct kunit *test)
@@ -275,18 +303,18 @@ static void nl_dev_new_del(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nl_do(test, ism_nl_dev_new_doit, NL_TEST_DEV,
 				    "loopback", &msg), -EEXIST);
 	KUNIT_EXPECT_STREQ(test, msg, "device name in use");
-	KUNIT_EXPECT_STREQ(test, nl_test_dev->type->name, "loopback");
+	KUNIT_EXPECT_STREQ(test, nl_test_devs[0]->type->name, "loopback");
 
 	KUNIT_EXPECT_EQ(test, nl_do(test, ism_nl_dev_del_doit, NL_TEST_DEV,
 				    NULL, NULL), 0);
-	KUNIT_EXPECT_NULL(test, READ_ONCE(nl_test_dev));
+	KUNIT_EXPECT_NULL(test, READ_ONCE(nl_test_devs[0]));
 	KUNIT_EXPECT_EQ(test, nl_do(test, ism_nl_dev_del_doit, NL_TEST_DEV,
 				    NULL, NULL), -ENODEV);
 }
 
 static void nl_stats_count(struct kunit *test)
 {
-	struct ism_dev *dev = nl_test_dev;
+	struct ism_dev *dev = nl_test_devs[0];
 	struct ism_dmb dmb = { .len = NL_TEST_LEN };
 	u8 data[64] = { 1, 2, 3 };
 	u64 stats[ISM_STAT_NUM];
@@ -334,7 +362,7 @@ static void nl_stats_count(struct kunit *test)
 
 static void nl_stats_reset(struct kunit *test)
 {
-	struct ism_dev *dev = nl_test_dev;
+	struct ism_dev *dev = nl_test_devs[0];
 	struct ism_dmb dmb = { .len = NL_TEST_LEN };
 	u64 stats[ISM_STAT_NUM];
 	u8 data[16] = { 0 };
@@ -388,11 +416,11 @@ static struct kunit_case nl_dev_cases[] = {
 static struct kunit_suite nl_dev_suite = {
 	.name = "ism_nl_dev",
 	.init = nl_suite_init,
-	.exit = nl_suite_exit,
+	.exit = nl_test_teardown,
 	.test_cases = nl_dev_cases,
 };
 
-kunit_test_suites(&nl_request_suite, &nl_dev_suite);
+kunit_test_suites(&nl_request_suite, &nl_dev_suite, &nl_bad_input_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the ISM netlink family and counters");
 MODULE_LICENSE("GPL");
