@@ -25,8 +25,8 @@ ISM_KMODS=${ISM_KMODS:-ib_core smc smc_diag veth}
 # initramfs with their libraries.
 ISM_SYSPROGS=${ISM_SYSPROGS:-sockperf iperf3}
 # Our modules that are built but only loaded on request: ism_bench (make
-# bench), ism_tclient (tests/ismctl.sh).
-ISM_NOLOAD=${ISM_NOLOAD:-ism_bench ism_tclient}
+# bench), ism_tclient (tests/ismctl.sh), ism_stress (tests/stress.sh).
+ISM_NOLOAD=${ISM_NOLOAD:-ism_bench ism_tclient ism_stress}
 
 log() {
 	echo "$*" >&2
