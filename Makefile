@@ -35,9 +35,12 @@ TOOLS_DYNAMIC ?=
 # ism_nlbad sends raw requests to the ism family with libmnl.
 LDLIBS_ism_nlbad := -lmnl
 TOOLS_DYNAMIC += ism_nlbad
+# ism_fault runs ism requests under fault injection (tests/faults.sh).
+LDLIBS_ism_fault := -lmnl
+TOOLS_DYNAMIC += ism_fault
 
 .PHONY: all modules tools modules_install clean check lint kunit vm stock \
-	bench demo help print-tools kdir
+	bench demo stress help print-tools kdir
 
 all: modules tools
 
@@ -102,6 +105,16 @@ demo:
 	@$(TESTDIR)/deps.sh
 	@$(TESTDIR)/stock.sh demo
 
+# The reliability run in the debug VM: the KUnit suites (the bad-input
+# table among them), then the long forms of the stress, churn, fault and
+# SMC-D load tests, and the summary.
+STRESS_ENV := ISM_STRESS_SECS=60,ISM_CHURN_CYCLES=100,ISM_LOAD_SECS=60,ISM_FAULTS_FULL=1
+stress:
+	@$(TESTDIR)/deps.sh
+	@ISM_APPEND="ism.env=$(STRESS_ENV) ism.e2e_only=stress,churn,faults,smc-load $(ISM_APPEND)" \
+		ISM_E2E_TIMEOUT=$${ISM_E2E_TIMEOUT:-1500} \
+		ISM_VM_TIMEOUT=$${ISM_VM_TIMEOUT:-5400} $(TESTDIR)/vmtest.sh test
+
 help:
 	@echo 'make [KDIR=DIR]         build the modules (and tools) against KDIR'
 	@echo '                        (default: $(KDIR))'
@@ -113,4 +126,5 @@ help:
 	@echo 'make vm [SUITE=GLOB]    shell in the debug VM, modules loaded'
 	@echo 'make stock              modules and e2e tests on the Debian stock kernel'
 	@echo 'make demo               sockperf over TCP and SMC-D on the stock kernel, one table'
-	@echo 'make bench              run ism_bench.ko on Debian's stock kernel in a VM'
+	@echo 'make stress             the reliability run (60 s stress, 100 churn cycles, ...)'
+	@echo 'make bench              run ism_bench.ko on the Debian stock kernel in a VM'

@@ -8,7 +8,11 @@ evidence of each failure on stderr; exits 1 on any failure. Fails on a
 failed, crashed or missing suite, a module that failed to load or
 unload, a VM that did not reach "ism-test: done", and any kernel report
 (WARNING, BUG, KASAN, UBSAN, lockdep, RCU, Oops, kmemleak, ...) anywhere
-in the log, even if every test said ok."""
+in the log, even if every test said ok.
+
+Then it prints the reliability summary: the "# summary KEY=VALUE" lines
+of the e2e tests (summed by key), the size of the KUnit bad-input table
+and the number of kernel reports."""
 import argparse
 import re
 import sys
@@ -31,6 +35,8 @@ REPORTS = re.compile('|'.join([
     r'^run-vm: TIMEOUT',
 ]))
 SUITE_START = re.compile(r'^    # Subtest: (\S+)')
+SUMMARY = re.compile(r'^# summary (\w+)=(-?\d+)$')
+TABLE = re.compile(r'bad-input table: (\d+) entries')
 CASE = re.compile(r'^    (ok|not ok) \d+ (\S+)(.*)')
 SUITE_END = re.compile(r'^(ok|not ok) \d+ (\S+)(.*)')
 
@@ -75,6 +81,8 @@ def main():
     e2e_open = None
     bench, in_bench = [], False
     reports = []
+    sums = {}                   # "# summary" lines of the e2e tests
+    table = None                # rows of the KUnit bad-input table
     for i, ln in enumerate(lines, 1):
         if ln.startswith(PROTO):
             words = ln[len(PROTO):].split() or ['?']
@@ -118,6 +126,12 @@ def main():
             bench.append(ln)
         if REPORTS.search(ln):
             reports.append((i, ln))
+        m = SUMMARY.match(ln)
+        if m:
+            sums[m.group(1)] = sums.get(m.group(1), 0) + int(m.group(2))
+        m = TABLE.search(ln)
+        if m:
+            table = int(m.group(1))
         m = SUITE_START.match(ln)
         if m:
             cur = [m.group(1), None, 0, [], []]
@@ -168,7 +182,32 @@ def main():
           f'{len(reports)} report lines' if reports else '')
     for i, ln in reports[:20]:
         print(f'  {a.log}:{i}: {ln}', file=sys.stderr)
+    if sums or table is not None:
+        print_summary(a.label, sums, table, len(reports))
     return 1 if judge.failed else 0
+
+
+def print_summary(label, sums, table, reports):
+    """The reliability summary of one VM run."""
+    def get(key):
+        return sums.get(key, '-')
+
+    ms = sums.get('stress_ms', 0)
+    rate = f"{sums['stress_ops'] * 1000 // ms} ops/s" if ms else '-'
+    lost = sums.get('bytes_lost', 0)
+    print(f'\n== reliability summary ({label}) ==')
+    print(f"load held:        {get('stress_ops')} operations in {ms / 1000:.1f} s"
+          f' of ism_stress: {rate}')
+    print(f"faults:           {get('faults_injected')} injected, "
+          f"{get('faults_survived')} survived")
+    print(f"bad inputs:       {table if table is not None else '-'} rows of the "
+          f"KUnit table, {get('bad_inputs')} tried under stress")
+    print(f"lifetime churn:   {get('churn_cycles')} cycles")
+    print(f"SMC-D under load: {get('smc_conns')} connections, "
+          f"{get('smc_bytes')} bytes verified")
+    print(f'kernel reports:   {reports}')
+    print(f"bytes lost:       {lost} (verification failures: "
+          f"{get('verify_failures')})")
 
 
 if __name__ == '__main__':

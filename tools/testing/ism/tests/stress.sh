@@ -58,4 +58,5 @@ un=$(field unexpected)
 echo "# summary stress_ops=$(field ops)"
 echo "# summary stress_ms=$(field ms)"
 echo "# summary verify_failures=${vf:-1}"
+echo "# summary bad_inputs=$(field bad_input)"
 exit $rc
