@@ -11,7 +11,7 @@
 # run, so the demo runs ROUNDS rounds, alternating which mode goes first,
 # prints every round and reports the median of each column.
 SECS=5
-ROUNDS=5
+ROUNDS=7
 port=11111
 
 out() {
@@ -60,10 +60,17 @@ round() {
 			echo "$v" >>/tmp/fig.$mode.$kind
 		done
 	done
+	for kind in ping-pong throughput; do
+		awk -v t="$(tail -n 1 /tmp/fig.tcp.$kind)" \
+			-v s="$(tail -n 1 /tmp/fig.smcd.$kind)" \
+			'BEGIN { if (t > 0) printf "%.3f\n", s / t }' >>/tmp/fig.ratio.$kind
+	done
 	out "round $1: latency $(tail -n 1 /tmp/fig.tcp.ping-pong) us TCP," \
-		"$(tail -n 1 /tmp/fig.smcd.ping-pong) us SMC-D;" \
+		"$(tail -n 1 /tmp/fig.smcd.ping-pong) us SMC-D" \
+		"($(tail -n 1 /tmp/fig.ratio.ping-pong)x);" \
 		"throughput $(tail -n 1 /tmp/fig.tcp.throughput) MB/s TCP," \
-		"$(tail -n 1 /tmp/fig.smcd.throughput) MB/s SMC-D"
+		"$(tail -n 1 /tmp/fig.smcd.throughput) MB/s SMC-D" \
+		"($(tail -n 1 /tmp/fig.ratio.throughput)x)"
 }
 
 ip link set lo up
@@ -81,17 +88,20 @@ tcp_lat=$(median /tmp/fig.tcp.ping-pong)
 smc_lat=$(median /tmp/fig.smcd.ping-pong)
 tcp_bw=$(median /tmp/fig.tcp.throughput)
 smc_bw=$(median /tmp/fig.smcd.throughput)
+lat_ratio=$(median /tmp/fig.ratio.ping-pong)
+bw_ratio=$(median /tmp/fig.ratio.throughput)
 
 out ""
-out "sockperf, median of $ROUNDS runs of $SECS s, 127.0.0.1 ($(uname -r), $(nproc) vCPU, QEMU TCG;"
-out "SMC buffers (net.smc.wmem/rmem) $(sysctl -n net.smc.wmem) bytes)"
+out "sockperf, medians of $ROUNDS rounds of $SECS s, 127.0.0.1 ($(uname -r), $(nproc) vCPU, QEMU TCG;"
+out "SMC buffers (net.smc.wmem/rmem) $(sysctl -n net.smc.wmem) bytes;"
+out "the ratio is the median of the rounds' ratios: both modes ran in each round)"
 out ""
-awk -v tl="$tcp_lat" -v sl="$smc_lat" -v tb="$tcp_bw" -v sb="$smc_bw" 'BEGIN {
+awk -v tl="$tcp_lat" -v sl="$smc_lat" -v tb="$tcp_bw" -v sb="$smc_bw" \
+	-v rl="$lat_ratio" -v rb="$bw_ratio" 'BEGIN {
 	printf "ism-demo: %-22s %18s %18s\n", "mode", "latency 14 B (us)", "64000 B (MB/s)"
 	printf "ism-demo: %-22s %18s %18s\n", "TCP", tl, tb
 	printf "ism-demo: %-22s %18s %18s\n", "SMC-D (ism_lo)", sl, sb
-	if (tl > 0 && tb > 0)
-		printf "ism-demo: %-22s %17.2fx %17.2fx\n", "SMC-D / TCP", sl / tl, sb / tb
+	printf "ism-demo: %-22s %17.2fx %17.2fx\n", "SMC-D / TCP", rl, rb
 }'
 out ""
 out "SMC-D devices (smc_info dev):"
