@@ -9,7 +9,8 @@
 #
 # Under TCG one run of a few seconds varies by a factor of two from run to
 # run, so the demo runs ROUNDS rounds, alternating which mode goes first,
-# prints every round and reports the median of each column.
+# prints every round with its SMC-D/TCP ratios and reports the median of
+# each column and of the ratios.
 SECS=5
 ROUNDS=7
 port=11111
