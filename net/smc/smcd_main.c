@@ -6,6 +6,7 @@
  */
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 
 #include "ism_smcd.h"
 
@@ -48,6 +49,12 @@ static void ism_smcd_add_dev(struct ism_dev *ism)
 
 	ism_set_priv(ism, &ism_smcd_client, NULL);
 	ism_smcd_gid_del(bridge);
+	/*
+	 * SMC 6.1's smcd_free_dev() does not destroy the event workqueue
+	 * smcd_alloc_dev() created (only smcd_unregister_dev() does, for a
+	 * registered device), so a failed registration would leak it.
+	 */
+	destroy_workqueue(bridge->smcd->event_wq);
 	smcd_free_dev(bridge->smcd);
 del_parent:
 	device_del(&bridge->parent.dev);
