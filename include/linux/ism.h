@@ -309,6 +309,34 @@ static inline bool ism_dmb_range_ok(u32 dmb_len, unsigned int offset,
 
 /* ====================== Client inline helpers ====================== */
 
+/*
+ * Core: updating a device's counters. ism_stats_begin() pins the CPU and
+ * returns its share; __ism_stat_add() adds to one counter; ism_stats_end()
+ * unpins. Any context.
+ */
+static inline struct ism_pcpu_stats *ism_stats_begin(struct ism_dev *dev,
+						     unsigned long *flags)
+{
+	struct ism_pcpu_stats *stats = get_cpu_ptr(dev->stats);
+
+	*flags = u64_stats_update_begin_irqsave(&stats->syncp);
+	return stats;
+}
+
+static inline void __ism_stat_add(struct ism_pcpu_stats *stats,
+				  unsigned int stat, u64 n)
+{
+	u64_stats_add(&stats->cnt[stat - ISM_STAT_ATTR_MOVES], n);
+}
+
+static inline void ism_stats_end(struct ism_dev *dev,
+				 struct ism_pcpu_stats *stats,
+				 unsigned long flags)
+{
+	u64_stats_update_end_irqrestore(&stats->syncp, flags);
+	put_cpu_ptr(dev->stats);
+}
+
 /**
  * ism_stat_add() - add to a device counter
  * @dev: device
@@ -319,13 +347,11 @@ static inline bool ism_dmb_range_ok(u32 dmb_len, unsigned int offset,
  */
 static inline void ism_stat_add(struct ism_dev *dev, unsigned int stat, u64 n)
 {
-	struct ism_pcpu_stats *stats = get_cpu_ptr(dev->stats);
 	unsigned long flags;
+	struct ism_pcpu_stats *stats = ism_stats_begin(dev, &flags);
 
-	flags = u64_stats_update_begin_irqsave(&stats->syncp);
-	u64_stats_add(&stats->cnt[stat - ISM_STAT_ATTR_MOVES], n);
-	u64_stats_update_end_irqrestore(&stats->syncp, flags);
-	put_cpu_ptr(dev->stats);
+	__ism_stat_add(stats, stat, n);
+	ism_stats_end(dev, stats, flags);
 }
 
 /**
@@ -380,15 +406,20 @@ static inline int ism_move_data(struct ism_dev *dev, u64 token,
 				const void *data, unsigned int size)
 {
 	int ret = dev->ops.move_data(dev, token, idx, sf, offset, data, size);
+	struct ism_pcpu_stats *stats;
+	unsigned long flags;
 
+	/* One pinned section for all the counters of the call. */
+	stats = ism_stats_begin(dev, &flags);
 	if (likely(!ret)) {
-		ism_stat_add(dev, ISM_STAT_ATTR_MOVES, 1);
-		ism_stat_add(dev, ISM_STAT_ATTR_MOVE_BYTES, size);
+		__ism_stat_add(stats, ISM_STAT_ATTR_MOVES, 1);
+		__ism_stat_add(stats, ISM_STAT_ATTR_MOVE_BYTES, size);
 		if (sf)
-			ism_stat_add(dev, ISM_STAT_ATTR_SIGNALS, 1);
+			__ism_stat_add(stats, ISM_STAT_ATTR_SIGNALS, 1);
 	} else {
-		ism_stat_add(dev, ism_stat_error(ret), 1);
+		__ism_stat_add(stats, ism_stat_error(ret), 1);
 	}
+	ism_stats_end(dev, stats, flags);
 	if (tracepoint_enabled(ism_move_data))
 		ism_trace_move_data(dev, token, offset, size, sf, ret);
 	return ret;

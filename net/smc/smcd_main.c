@@ -49,8 +49,7 @@ static void ism_smcd_add_dev(struct ism_dev *ism)
 
 	ism_set_priv(ism, &ism_smcd_client, NULL);
 	ism_smcd_gid_del(bridge);
-	/*
-	 * SMC 6.1's smcd_free_dev() does not destroy the event workqueue
+	/* SMC 6.1's smcd_free_dev() does not destroy the event workqueue
 	 * smcd_alloc_dev() created (only smcd_unregister_dev() does, for a
 	 * registered device), so a failed registration would leak it.
 	 */
