@@ -22,13 +22,16 @@
 # the device, DMB (also of one device, in the long form) and client dumps,
 # a device's GET, stats-reset.
 #
-# Short form (default): every N for the ISM operations. A module load is
-# mostly Linux's module loader, which makes hundreds of fault-injectable
-# calls before it calls the module's init: there every N from the end of
-# the load down to where 8 faults in a row came before the init was
-# called (ism_fault's where=loader), i.e. the init, what follows it and
-# the loader's last steps; below that every ISM_FAULTS_STRIDE-th N
-# (default 32), but for ism_core (see there). ISM_FAULTS_FULL=1: every N
+# Short form (default, make check): every ISM_FAULTS_STEP-th N (default
+# 4) for the ISM operations, starting at 1 + ISM_FAULTS_PHASE (default:
+# the day of the year modulo the step, so that successive days cover
+# every N; the phase is printed). A module load is mostly Linux's module
+# loader, which makes hundreds of fault-injectable calls before it calls
+# the module's init: there every STEP-th N from the end of the load down
+# to where 8 faults in a row came before the init was called (ism_fault's
+# where=loader), i.e. the init, what follows it and the loader's last
+# steps; below that every ISM_FAULTS_STRIDE-th N (default 64), but for
+# ism_core (see there). ISM_FAULTS_FULL=1 (make stress): every N
 # everywhere (but ism_core's loader). ISM_FAULTS_CAP (default 4000) bounds
 # N. ISM_FAULTS_VERBOSE=1 prints every run's result.
 #
@@ -43,8 +46,12 @@
 FULL=${ISM_FAULTS_FULL:-0}
 VERBOSE=${ISM_FAULTS_VERBOSE:-0}
 LINUX=${ISM_FAULTS_LINUX:-0}
-STRIDE=${ISM_FAULTS_STRIDE:-32}
-[ "$FULL" = 1 ] && STRIDE=1
+STRIDE=${ISM_FAULTS_STRIDE:-64}
+STEP=${ISM_FAULTS_STEP:-4}
+[ "$FULL" = 1 ] && STRIDE=1 STEP=1
+PHASE=${ISM_FAULTS_PHASE:-$(($(date +%j | sed 's/^0*//') % STEP))}
+PHASE=$((PHASE % STEP))
+echo "# every ${STEP}th N from $((PHASE + 1)) (ISM_FAULTS_STEP, ISM_FAULTS_PHASE)"
 CAP=${ISM_FAULTS_CAP:-4000}
 DBG=/sys/kernel/debug
 T=/sys/kernel/tracing
@@ -281,7 +288,7 @@ walk() {
 
 	low=1
 	if [ "$kind" = ro ]; then
-		fault -n 1-"$CAP" "$@" && results
+		fault -t "$STEP" -n $((PHASE + 1))-"$CAP" "$@" && results
 		fault -s /tmp/st none && fields "$(tail -n 1 /tmp/fault.out)"
 		fn=0
 		# Which run changed it is not known: none survived then.
@@ -291,26 +298,31 @@ walk() {
 		# Down from past the end until 8 faults in a row came before
 		# the module's init was called; below, Linux's loader, every
 		# STRIDE-th N (none with $no_loader).
-		fault -u -s /tmp/st -i 8 -n $((total + 1))-1 "$@" && results
+		fault -u -s /tmp/st -i 8 -t "$STEP" \
+			-n $((total + 1 + PHASE))-1 "$@" && results
 		low=$(sed -n 's/^n=\([0-9]*\) .*/\1/p' /tmp/fault.out | tail -n 1)
 		low=${low:-1}
 		if [ "$end" = 0 ]; then
 			# The unharmed run made fewer calls than this one.
-			fault -u -s /tmp/st -n $((total + 2))-"$CAP" "$@" && results
+			fault -u -s /tmp/st -n $((total + 2))-"$CAP" "$@" &&
+				results
 		fi
 		[ "$low" -gt 1 ] && [ "$no_loader" = 0 ] &&
 			fault -u -s /tmp/st -t "$STRIDE" -n 1-$((low - 1)) "$@" &&
 			results
 	else
-		fault $u -s /tmp/st -n 1-"$CAP" "$@" && results
+		fault $u -s /tmp/st -t "$STEP" -n $((PHASE + 1))-"$CAP" "$@" &&
+			results
 	fi
 	[ "$end" = 0 ] && p_bad="$p_bad cap($CAP)"
 
 	how="every N"
-	[ "$low" -gt 1 ] && [ "$STRIDE" -gt 1 ] &&
-		how="every ${STRIDE}th N below $low, every N from $low"
-	[ "$low" -gt 1 ] && [ "$no_loader" = 1 ] &&
-		how="every N from $low, none below"
+	[ "$STEP" -gt 1 ] && how="every ${STEP}th N"
+	if [ "$low" -gt 1 ] && [ "$no_loader" = 1 ]; then
+		how="$how from $low, none below"
+	elif [ "$low" -gt 1 ] && [ "$STRIDE" -gt 1 ]; then
+		how="every ${STRIDE}th N below $low, $how from $low"
+	fi
 	took="took effect anyway"
 	[ "$kind" = ro ] && took="completed anyway"
 	hist=$(echo "$errs" | tr ' ' '\n' | sed '/^$/d' | sort | uniq -c |
