@@ -18,6 +18,7 @@
 #include <linux/errno.h>
 #include <linux/overflow.h>
 #include <linux/percpu.h>
+#include <linux/rwsem.h>
 #include <linux/tracepoint-defs.h>
 #include <linux/types.h>
 #include <linux/u64_stats_sync.h>
@@ -249,6 +250,10 @@ struct ism_pcpu_stats {
  * @dmbs: core: DMB index to the core's record of the DMB and its owner
  * @clients: core: clients attached to this device, RCU-protected
  * @client_priv: core: each client's private pointer for this device
+ * @dmbs_closed: core: bit N set from the start of client N's detach from
+ *	this device until it is attached again: DMB registrations for it fail
+ * @dmbs_open: core: held for reading by DMB registrations, for writing
+ *	to set a bit of @dmbs_closed
  * @stats: core: the device's counters, see ism_stat_add()
  * @stats_base: core: the counters' values at the last reset
  * @priv: the driver's private area, see ism_dev_priv()
@@ -266,6 +271,8 @@ struct ism_dev {
 	struct xarray dmbs;
 	struct ism_client __rcu *clients[ISM_MAX_CLIENTS];
 	void *client_priv[ISM_MAX_CLIENTS];
+	unsigned long dmbs_closed;
+	struct rw_semaphore dmbs_open;
 	struct ism_pcpu_stats __percpu *stats;
 	u64 stats_base[ISM_STAT_NUM];
 	u8 priv[] __aligned(sizeof(u64));

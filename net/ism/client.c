@@ -11,6 +11,7 @@ struct ism_client *ism_clients[ISM_MAX_CLIENTS];
 /* Caller holds ism_registry_mutex. */
 void ism_attach_client(struct ism_dev *dev, struct ism_client *client)
 {
+	clear_bit(client->id, &dev->dmbs_closed);
 	client->add_dev(dev);
 	/* Publish only now: irqs and events start after add_dev returned. */
 	rcu_assign_pointer(dev->clients[client->id], client);
@@ -23,10 +24,21 @@ void ism_attach_client(struct ism_dev *dev, struct ism_client *client)
  * synchronize_rcu() no handler of the client runs for @dev any more and
  * ism_detach_client() calls remove_dev without racing with them.
  * Both with ism_registry_mutex held.
+ *
+ * Unpublishing also closes DMB registration for the client on @dev: a
+ * client's worker may still be registering a DMB while remove_dev runs
+ * (SMC sets up connections from its own work items), and a DMB recorded
+ * after ism_release_client_dmbs() looked would outlive the detach. A
+ * registration checks the bit and records its DMB under dmbs_open held
+ * for reading; taking it for writing here waits for those in flight, so
+ * every DMB either is recorded now or is refused.
  */
 void ism_unpublish_client(struct ism_dev *dev, struct ism_client *client)
 {
 	RCU_INIT_POINTER(dev->clients[client->id], NULL);
+	down_write(&dev->dmbs_open);
+	set_bit(client->id, &dev->dmbs_closed);
+	up_write(&dev->dmbs_open);
 }
 
 void ism_detach_client(struct ism_dev *dev, struct ism_client *client)

@@ -52,6 +52,7 @@ struct ism_dev *ism_dev_alloc(const struct ism_device_ops *ops,
 	dev->ops = *ops;
 	INIT_LIST_HEAD(&dev->list);
 	xa_init(&dev->dmbs);
+	init_rwsem(&dev->dmbs_open);
 	device_initialize(&dev->dev);
 	dev->dev.class = &ism_class;
 	dev->dev.release = ism_dev_release;

@@ -26,12 +26,16 @@ static bool ism_client_registered(const struct ism_client *client)
  * @dmb: DMB with len and rgid set; the device fills the other fields
  * @client: the owner, which receives the DMB's irqs
  *
- * Process context; may sleep.
+ * Process context; may sleep. Fails once the device or the client is
+ * being unregistered, from the moment the core stops delivering the
+ * client's irqs for @dev: a DMB that a worker of the client registers
+ * while its remove_dev runs cannot outlive the detach.
  *
  * Return: 0; -EINVAL for a NULL argument, an unregistered client, or a
- * length of 0 or above the device's max_dmb_len; -ENOMEM; -EIO if the device
- * returned an index it already uses or one not below max_dmbs (a driver
- * bug); or the device's error (-ENOSPC when all indexes are in use).
+ * length of 0 or above the device's max_dmb_len; -ENODEV if the client's
+ * detach from @dev has begun; -ENOMEM; -EIO if the device returned an
+ * index it already uses or one not below max_dmbs (a driver bug); or the
+ * device's error (-ENOSPC when all indexes are in use).
  */
 int ism_register_dmb(struct ism_dev *dev, struct ism_dmb *dmb,
 		     struct ism_client *client)
@@ -50,9 +54,14 @@ int ism_register_dmb(struct ism_dev *dev, struct ism_dmb *dmb,
 	rec = kzalloc(sizeof(*rec), GFP_KERNEL);
 	if (!rec)
 		goto out;
+	/* Held until the record is in: see ism_unpublish_client(). */
+	down_read(&dev->dmbs_open);
+	ret = -ENODEV;
+	if (test_bit(client->id, &dev->dmbs_closed))
+		goto unlock;
 	ret = dev->ops.register_dmb(dev, dmb);
 	if (ret)
-		goto free_rec;
+		goto unlock;
 
 	rec->dmb = *dmb;
 	rec->client = client;
@@ -65,13 +74,15 @@ int ism_register_dmb(struct ism_dev *dev, struct ism_dmb *dmb,
 			dmb->idx, ret);
 		dev->ops.unregister_dmb(dev, dmb);
 		ret = ret == -EBUSY ? -EIO : ret;
-		goto free_rec;
+		goto unlock;
 	}
+	up_read(&dev->dmbs_open);
 	ism_stat_add(dev, ISM_STAT_ATTR_DMBS_REGISTERED, 1);
 	trace_ism_dmb_register(dev, client, dmb, 0);
 	return 0;
 
-free_rec:
+unlock:
+	up_read(&dev->dmbs_open);
 	kfree(rec);
 out:
 	ism_stat_add(dev, ism_stat_error(ret), 1);
@@ -135,13 +146,21 @@ void ism_release_client_dmbs(struct ism_dev *dev, struct ism_client *client)
 	unsigned int left = 0;
 	unsigned long idx;
 
+	/* Under RCU from finding a record to taking it, so that it cannot be
+	 * freed meanwhile by an unregister the client still runs, nor its
+	 * index reused by another client's DMB.
+	 */
+	rcu_read_lock();
 	xa_for_each(&dev->dmbs, idx, rec) {
-		/* Lose no race with an unregister the client still runs. */
-		if (rec->client != client || xa_erase(&dev->dmbs, idx) != rec)
+		if (rec->client != client ||
+		    xa_cmpxchg(&dev->dmbs, idx, rec, NULL, 0) != rec)
 			continue;
+		rcu_read_unlock();
 		ism_release_dmb(dev, rec);
 		left++;
+		rcu_read_lock();
 	}
+	rcu_read_unlock();
 	if (left)
 		dev_warn(&dev->dev, "client %s left %u DMBs registered; released them\n",
 			 client->name, left);

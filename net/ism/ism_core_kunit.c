@@ -292,7 +292,9 @@ struct test_client {
 	bool free_on_remove;	/* remove_dev unregisters the client's DMBs */
 	bool dmb_on_add;	/* add_dev registers DMB 0 */
 	bool route_in_cb;	/* add_dev, remove_dev report irq and event */
+	bool dmb_on_remove;	/* remove_dev tries to register a DMB */
 	int add_dmb_ret;
+	int remove_dmb_ret;
 	int remove_err;		/* first error of unregistering in remove_dev */
 	unsigned int add_calls[TEST_MAX_DEVS];
 	unsigned int remove_calls[TEST_MAX_DEVS];
@@ -424,6 +426,9 @@ static void tc_remove_dev(unsigned int n, struct ism_dev *dev)
 	}
 	if (tc->route_in_cb)
 		tc_route(dev, 0, 0, &tc_cb_event);
+	if (tc->dmb_on_remove)
+		tc->remove_dmb_ret = tc_dmb_register(tc, dev,
+						     TEST_MAX_CDMBS - 1, 64);
 }
 
 static void tc_handle_irq(unsigned int n, struct ism_dev *dev,
@@ -1290,6 +1295,30 @@ static void ism_dmb_client_unregister_frees_own(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b->irq_calls, 1);
 }
 
+/* A worker of the client may register while remove_dev runs: refused. */
+static void ism_dmb_register_closed_on_detach(struct kunit *test)
+{
+	struct test_client *a = tc_new(test, 0);
+	struct ism_dev *d0 = td_new(test, &fake_ops_min);
+	struct ism_dev *d1 = td_new(test, &fake_ops_min);
+
+	a->dmb_on_remove = true;
+	td_unregister(test, d0);
+	KUNIT_EXPECT_EQ(test, a->remove_dmb_ret, -ENODEV);
+	KUNIT_EXPECT_EQ(test, to_fake(d0)->calls[OP_REGISTER_DMB], 0);
+	KUNIT_EXPECT_EQ(test, fake_used(d0), 0);
+
+	/* Also when the client goes; attached again, it may register. */
+	a->remove_dmb_ret = 0;
+	tc_unregister(a);
+	KUNIT_EXPECT_EQ(test, a->remove_dmb_ret, -ENODEV);
+	KUNIT_EXPECT_EQ(test, fake_used(d1), 0);
+	a->dmb_on_remove = false;
+	KUNIT_ASSERT_EQ(test, tc_register(a), 0);
+	KUNIT_EXPECT_EQ(test, tc_dmb_register(a, d1, 0, 64), 0);
+	KUNIT_EXPECT_EQ(test, fake_used(d1), 1);
+}
+
 static struct kunit_case ism_dmb_cases[] = {
 	KUNIT_CASE(ism_dmb_register_unregister),
 	KUNIT_CASE(ism_dmb_register_bad_args),
@@ -1301,6 +1330,7 @@ static struct kunit_case ism_dmb_cases[] = {
 	KUNIT_CASE(ism_dmb_dev_unregister_client_frees_own),
 	KUNIT_CASE(ism_dmb_client_unregister_releases),
 	KUNIT_CASE(ism_dmb_client_unregister_frees_own),
+	KUNIT_CASE(ism_dmb_register_closed_on_detach),
 	{}
 };
 

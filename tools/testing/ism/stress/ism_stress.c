@@ -114,6 +114,7 @@ static atomic64_t st_events = ATOMIC64_INIT(0);
 static atomic64_t st_devs_added = ATOMIC64_INIT(0);
 static atomic64_t st_devs_removed = ATOMIC64_INIT(0);
 static atomic64_t st_churns = ATOMIC64_INIT(0);
+static atomic64_t st_reg_closed = ATOMIC64_INIT(0);
 
 static struct ism_client st_client;
 
@@ -302,7 +303,10 @@ static int st_register(struct st_dev *sd)
 	ret = ism_register_dmb(sd->dev, &sdmb->dmb, &st_client);
 	if (ret) {
 		kfree(sdmb);
-		if (ret != -ENOSPC)
+		/* -ENODEV: the device is leaving; remove_dev may not run yet. */
+		if (ret == -ENODEV)
+			atomic64_inc(&st_reg_closed);
+		else if (ret != -ENOSPC)
 			st_unexpected_err("register", ret);
 		return ret;
 	}
@@ -618,10 +622,10 @@ static void __exit st_exit(void)
 		total += ops[op];
 		pr_info("ops %s=%llu\n", st_op_names[op], ops[op]);
 	}
-	pr_info("irqs_checked=%lld events=%lld client_churns=%lld devs_added=%lld devs_removed=%lld\n",
+	pr_info("irqs_checked=%lld events=%lld client_churns=%lld devs_added=%lld devs_removed=%lld registers_refused_leaving=%lld\n",
 		atomic64_read(&st_irqs_ok), atomic64_read(&st_events),
 		atomic64_read(&st_churns), atomic64_read(&st_devs_added),
-		atomic64_read(&st_devs_removed));
+		atomic64_read(&st_devs_removed), atomic64_read(&st_reg_closed));
 	pr_info("summary threads=%u ms=%lld ops=%llu ops_per_s=%llu verify_failures=%lld unexpected=%lld\n",
 		st_nworkers, ms, total, ms ? div_u64(total * 1000, ms) : 0,
 		atomic64_read(&st_verify_failures),
