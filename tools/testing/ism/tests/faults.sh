@@ -23,7 +23,7 @@
 # a device's GET, stats-reset.
 #
 # Short form (default, make check): every ISM_FAULTS_STEP-th N (default
-# 4) for the ISM operations, starting at 1 + ISM_FAULTS_PHASE (default:
+# 8) for the ISM operations, starting at 1 + ISM_FAULTS_PHASE (default:
 # the day of the year modulo the step, so that successive days cover
 # every N; the phase is printed). A module load is mostly Linux's module
 # loader, which makes hundreds of fault-injectable calls before it calls
@@ -47,7 +47,7 @@ FULL=${ISM_FAULTS_FULL:-0}
 VERBOSE=${ISM_FAULTS_VERBOSE:-0}
 LINUX=${ISM_FAULTS_LINUX:-0}
 STRIDE=${ISM_FAULTS_STRIDE:-64}
-STEP=${ISM_FAULTS_STEP:-4}
+STEP=${ISM_FAULTS_STEP:-8}
 [ "$FULL" = 1 ] && STRIDE=1 STEP=1
 PHASE=${ISM_FAULTS_PHASE:-$(($(date +%j | sed 's/^0*//') % STEP))}
 PHASE=$((PHASE % STEP))
