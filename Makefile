@@ -17,7 +17,8 @@ TESTDIR := tools/testing/ism
 #   should honour CFLAGS from the environment. Every executable file it
 #   leaves in DIR goes into the initramfs.
 # - elsewhere, every tools/**/NAME.c is one program, built with plain gcc
-#   into tools/**/NAME. Extra libraries: LDLIBS_NAME := -lfoo. A library
+#   into tools/**/NAME. Extra libraries: LDLIBS_NAME := -lfoo; extra
+#   sources: SRCS_NAME := tools/x/y.c. A library
 #   with no static archive in Debian (libmnl) needs a dynamic link:
 #   TOOLS_DYNAMIC += NAME; its shared libraries then go along.
 # Directories with a Kbuild file hold kernel code (tools/testing/ism/bench)
@@ -35,8 +36,10 @@ TOOLS_DYNAMIC ?=
 # ism_nlbad sends raw requests to the ism family with libmnl.
 LDLIBS_ism_nlbad := -lmnl
 TOOLS_DYNAMIC += ism_nlbad
-# ism_fault runs ism requests under fault injection (tests/faults.sh).
+# ism_fault runs ism requests under fault injection (tests/faults.sh),
+# on ismctl's netlink socket.
 LDLIBS_ism_fault := -lmnl
+SRCS_ism_fault := tools/ism/nl.c
 TOOLS_DYNAMIC += ism_fault
 
 .PHONY: all modules tools modules_install clean check lint kunit vm stock \
@@ -62,10 +65,11 @@ $(TOOLS_DIRS):
 	$(MAKE) -C $@
 
 ifneq ($(TOOLS),)
-$(TOOLS): %: %.c
+.SECONDEXPANSION:
+$(TOOLS): %: %.c $$(SRCS_$$(notdir $$@))
 	$(CC) $(TOOLS_CFLAGS) $(TOOLS_EXTRA_CFLAGS) -I$(CURDIR)/include/uapi \
 		$(if $(filter $(notdir $@),$(TOOLS_DYNAMIC)),,-static) \
-		-o $@ $< $(LDLIBS_$(notdir $@))
+		-o $@ $< $(SRCS_$(notdir $@)) $(LDLIBS_$(notdir $@))
 endif
 
 # What make tools built (run it after make tools).

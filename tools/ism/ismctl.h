@@ -3,7 +3,7 @@
  * ismctl: show and control ISM devices through the "ism" generic netlink
  * family. Shared declarations of the tool's files:
  *   main.c    options, command dispatch, help
- *   nl.c      the netlink socket (libmnl), requests, extended ACKs
+ *   nl.c      the netlink socket (libmnl), requests, extended ACKs (nl.h)
  *   attr.c    attribute policies and parsing of the ism family
  *   out.c     plain text and JSON output
  *   dev.c, dmb.c, client.c, stats.c   the objects
@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <libmnl/libmnl.h>
 #include <linux/ism.h>
+
+#include "nl.h"
 
 #define ISMCTL_VERSION	"1.0"
 
@@ -41,20 +43,6 @@ int do_dmb(struct ismctl *c, int argc, char **argv);
 int do_client(struct ismctl *c, int argc, char **argv);
 int do_stats(struct ismctl *c, int argc, char **argv);
 int dev_show(struct ismctl *c, const char *name);
-
-/* ---- nl.c ---- */
-struct nl;
-
-/* Open a socket and resolve the family; NULL with errno set on failure. */
-struct nl *nl_open(const char *family);
-void nl_close(struct nl *nl);
-/* Start a request of the family in the socket's buffer. */
-struct nlmsghdr *nl_req(struct nl *nl, uint8_t cmd, uint8_t version,
-			uint16_t flags);
-/* Send the request and call @cb for every reply message: 0 or -errno. */
-int nl_talk(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *arg);
-/* The extended ACK message of the last failed request, or "". */
-const char *nl_ext_msg(const struct nl *nl);
 
 /* ---- attr.c ---- */
 #define GID_STR_LEN	36	/* xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx */

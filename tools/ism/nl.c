@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ismctl: the generic netlink socket, on libmnl. One request at a time;
- * errors come back as -errno with the kernel's extended ACK message, if
- * any, kept for the caller.
+ * The generic netlink socket of ismctl and of ism_fault, on libmnl. One
+ * request at a time; errors come back as -errno with the kernel's
+ * extended ACK message, if any, kept for the caller.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,7 +12,7 @@
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 
-#include "ismctl.h"
+#include "nl.h"
 
 /* A dump skb is at most 32 KiB; a smaller buffer truncates messages. */
 #define NL_RECV_SIZE	32768

@@ -34,6 +34,10 @@
 #include <linux/smc.h>
 #include <linux/ism.h>
 
+#include "../../ism/nl.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 static const char help[] =
 "NAME\n"
 "    ism_fault - run an ISM operation with its Nth allocation failing\n"
@@ -162,22 +166,10 @@ static const char help[] =
 "    tools/testing/ism/tests/faults.sh,\n"
 "    Documentation/fault-injection/fault-injection.rst (Linux)\n";
 
-/* A dump skb is at most 32 KiB; twice that leaves room. */
-#define RECV_SIZE	65536
-
-struct nl {
-	struct mnl_socket *sk;
-	unsigned int portid;
-	unsigned int seq;
-	uint16_t family;
-	int err;		/* from NLMSG_ERROR or NLMSG_DONE */
-	unsigned int msgs;	/* data messages received */
-	char req[1024];
-	char buf[RECV_SIZE];
-};
-
 /* nl_op: the operation's; nl_aux: ism requests after it; nl_smc: SMC's. */
-static struct nl nl_op, nl_aux, nl_smc;
+static struct nl *nl_op, *nl_aux, *nl_smc;
+/* Data messages the operation's request received. */
+static unsigned int op_msgs;
 
 static void die(const char *what)
 {
@@ -185,154 +177,53 @@ static void die(const char *what)
 	exit(1);
 }
 
-/* ---- netlink ---- */
+/* ---- netlink (tools/ism/nl.c; nothing there allocates but nl_open) ---- */
+
+/*
+ * Close *@nl and open a new socket for @family: a dump that a fault cut
+ * short may leave messages or a running dump behind, and a family that
+ * went with its module may be back under another id.
+ * Return: 0, or a negative errno (-ENOENT: no such family).
+ */
+static int nl_reopen(struct nl **nl, const char *family)
+{
+	nl_close(*nl);
+	*nl = nl_open(family);
+	return *nl ? 0 : -errno;
+}
 
 /* Data messages: counted, then handed to the caller's callback. */
 struct talk {
-	struct nl *nl;
 	mnl_cb_t cb;
 	void *arg;
+	unsigned int msgs;
 };
 
-static int error_cb(const struct nlmsghdr *nlh, void *data)
-{
-	const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
-	struct nl *nl = ((struct talk *)data)->nl;
-
-	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*e)) {
-		nl->err = -EBADMSG;
-		return MNL_CB_ERROR;
-	}
-	nl->err = e->error;
-	return e->error ? MNL_CB_ERROR : MNL_CB_STOP;
-}
-
-static int done_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct nl *nl = ((struct talk *)data)->nl;
-	int err = 0;
-
-	if (mnl_nlmsg_get_payload_len(nlh) >= sizeof(err))
-		memcpy(&err, mnl_nlmsg_get_payload(nlh), sizeof(err));
-	nl->err = err;
-	return err ? MNL_CB_ERROR : MNL_CB_STOP;
-}
-
-static mnl_cb_t ctl_cb[NLMSG_MIN_TYPE] = {
-	[NLMSG_ERROR] = error_cb,
-	[NLMSG_DONE] = done_cb,
-};
-
-static struct nlmsghdr *nl_req(struct nl *nl, uint16_t type, uint8_t cmd,
-			       uint8_t version, uint16_t flags)
-{
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(nl->req);
-	struct genlmsghdr *g;
-
-	nlh->nlmsg_type = type;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
-	nlh->nlmsg_seq = ++nl->seq;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = cmd;
-	g->version = version;
-	return nlh;
-}
-
-static int data_cb(const struct nlmsghdr *nlh, void *data)
+static int count_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct talk *t = data;
 
-	t->nl->msgs++;
+	t->msgs++;
 	return t->cb ? t->cb(nlh, t->arg) : MNL_CB_OK;
-}
-
-/*
- * Send the request in nl->req and take in every reply up to its ACK, error
- * or NLMSG_DONE. Only system calls and parsing: for the operation, this
- * runs armed.
- * Return: 0, or a negative errno.
- */
-static int nl_talk(struct nl *nl, mnl_cb_t cb, void *arg)
-{
-	struct nlmsghdr *nlh = (struct nlmsghdr *)nl->req;
-	struct talk t = { nl, cb, arg };
-	ssize_t len;
-	int ret;
-
-	nl->err = 0;
-	if (mnl_socket_sendto(nl->sk, nlh, nlh->nlmsg_len) < 0)
-		return -errno;
-	do {
-		len = mnl_socket_recvfrom(nl->sk, nl->buf, sizeof(nl->buf));
-		if (len < 0)
-			return -errno;
-		errno = 0;
-		ret = mnl_cb_run2(nl->buf, len, nlh->nlmsg_seq, nl->portid,
-				  data_cb, &t, ctl_cb, NLMSG_MIN_TYPE);
-	} while (ret > MNL_CB_STOP);
-	if (ret < 0)
-		return nl->err ? nl->err : (errno ? -errno : -EPROTO);
-	return 0;
-}
-
-static int family_cb(const struct nlmsghdr *nlh, void *arg)
-{
-	uint16_t *family = arg;
-	struct nlattr *a;
-
-	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
-		if (mnl_attr_get_type(a) == CTRL_ATTR_FAMILY_ID &&
-		    !mnl_attr_validate(a, MNL_TYPE_U16))
-			*family = mnl_attr_get_u16(a);
-	}
-	return MNL_CB_OK;
-}
-
-/*
- * Open @nl's socket, if not yet, and resolve @name into nl->family.
- * Return: 0, or a negative errno (-ENOENT: no such family).
- */
-static int nl_open(struct nl *nl, const char *name)
-{
-	struct nlmsghdr *nlh;
-	int err;
-
-	if (!nl->sk) {
-		nl->sk = mnl_socket_open(NETLINK_GENERIC);
-		if (!nl->sk || mnl_socket_bind(nl->sk, 0, MNL_SOCKET_AUTOPID) < 0)
-			die("netlink socket");
-		nl->portid = mnl_socket_get_portid(nl->sk);
-		nl->seq = time(NULL);
-	}
-	nl->family = 0;
-	nlh = nl_req(nl, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 1, 0);
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, name);
-	err = nl_talk(nl, family_cb, &nl->family);
-	if (!err && !nl->family)
-		err = -ENOENT;
-	return err;
-}
-
-static void nl_close(struct nl *nl)
-{
-	if (nl->sk)
-		mnl_socket_close(nl->sk);
-	nl->sk = NULL;
-	nl->family = 0;
 }
 
 /* One ism request on @nl, whose family is resolved; reply to @cb. */
 static int ism_talk(struct nl *nl, uint8_t cmd, uint16_t flags,
 		    const char *type, const char *name, mnl_cb_t cb, void *arg)
 {
+	struct talk t = { .cb = cb, .arg = arg };
 	struct nlmsghdr *nlh;
+	int err;
 
-	nlh = nl_req(nl, nl->family, cmd, ISM_GENL_VERSION, flags);
+	nlh = nl_req(nl, cmd, ISM_GENL_VERSION, flags);
 	if (type)
 		mnl_attr_put_strz(nlh, ISM_ATTR_DEV_TYPE, type);
 	if (name)
 		mnl_attr_put_strz(nlh, ISM_ATTR_DEV_NAME, name);
-	return nl_talk(nl, cb, arg);
+	err = nl_talk(nl, nlh, count_cb, &t);
+	if (nl == nl_op)
+		op_msgs = t.msgs;
+	return err;
 }
 
 /* ---- operations ---- */
@@ -424,16 +315,11 @@ static int type_cb(const struct nlmsghdr *nlh, void *arg)
 	return MNL_CB_OK;
 }
 
-/*
- * A fresh socket for each run: a dump that a fault cut short may leave
- * messages or a running dump behind.
- */
+/* A fresh socket for each run, see nl_reopen(). */
 static void prep_nl(void)
 {
-	int err;
+	int err = nl_reopen(&nl_op, ISM_GENL_NAME);
 
-	nl_close(&nl_op);
-	err = nl_open(&nl_op, ISM_GENL_NAME);
 	if (err) {
 		errno = -err;
 		die("generic netlink family " ISM_GENL_NAME);
@@ -464,7 +350,7 @@ static void prepare(const struct op *op, char **args, int nargs, bool undo)
 		prep_nl();
 		/* Undoing a DEV_DEL creates the device again: of its type. */
 		if (undo && op->cmd == ISM_CMD_DEV_DEL) {
-			err = ism_talk(&nl_op, ISM_CMD_DEV_GET, 0, NULL, name,
+			err = ism_talk(nl_op, ISM_CMD_DEV_GET, 0, NULL, name,
 				       type_cb, NULL);
 			if (err || !dev_type[0]) {
 				errno = err ? -err : ENOENT;
@@ -495,8 +381,7 @@ static int run(const struct op *op)
 		if (op->dump == DUMP_ALWAYS ||
 		    (op->dump == DUMP_WITHOUT_NAME && !dev_name))
 			flags = NLM_F_DUMP;
-		nl_op.msgs = 0;
-		return ism_talk(&nl_op, op->cmd, flags,
+		return ism_talk(nl_op, op->cmd, flags,
 				op->type_arg ? dev_type : NULL, dev_name,
 				NULL, NULL);
 	}
@@ -525,14 +410,14 @@ static int dev_exists(const char *name)
 {
 	int err;
 
-	if (!nl_aux.family) {
-		err = nl_open(&nl_aux, ISM_GENL_NAME);
+	if (!nl_aux) {
+		err = nl_reopen(&nl_aux, ISM_GENL_NAME);
 		if (err) {
 			errno = -err;
 			die("generic netlink family " ISM_GENL_NAME);
 		}
 	}
-	err = ism_talk(&nl_aux, ISM_CMD_DEV_GET, 0, NULL, name, NULL, NULL);
+	err = ism_talk(nl_aux, ISM_CMD_DEV_GET, 0, NULL, name, NULL, NULL);
 	if (err && err != -ENODEV) {
 		errno = -err;
 		die("ISM_CMD_DEV_GET");
@@ -579,10 +464,10 @@ static int undo(const struct op *op)
 		return err;
 	case OP_NL:
 		if (op->cmd == ISM_CMD_DEV_NEW)
-			return ism_talk(&nl_aux, ISM_CMD_DEV_DEL, 0, NULL,
+			return ism_talk(nl_aux, ISM_CMD_DEV_DEL, 0, NULL,
 					dev_name, NULL, NULL);
 		if (op->cmd == ISM_CMD_DEV_DEL)
-			return ism_talk(&nl_aux, ISM_CMD_DEV_NEW, 0, dev_type,
+			return ism_talk(nl_aux, ISM_CMD_DEV_NEW, 0, dev_type,
 					dev_name, NULL, NULL);
 		break;
 	case OP_RMMOD:
@@ -844,6 +729,7 @@ static int state(const char *path)
 		{ ISM_CMD_CLIENT_GET, "client" },
 		{ ISM_CMD_DMB_GET, "dmb" },
 	};
+	struct nlmsghdr *nlh;
 	size_t i;
 	int err;
 
@@ -856,22 +742,22 @@ static int state(const char *path)
 	state_dir("sysmodule", "/sys/module", "ism_", false);
 	state_dir("device", "/sys/devices", "ism-", true);
 	state_threads("ism_evt");
-	err = nl_open(&nl_aux, ISM_GENL_NAME);
+	err = nl_reopen(&nl_aux, ISM_GENL_NAME);
 	if (err == -ENOENT)
 		sput("ism none");
-	for (i = 0; !err && i < sizeof(dumps) / sizeof(dumps[0]); i++)
-		err = ism_talk(&nl_aux, dumps[i].cmd, NLM_F_DUMP, NULL, NULL,
+	for (i = 0; !err && i < ARRAY_SIZE(dumps); i++)
+		err = ism_talk(nl_aux, dumps[i].cmd, NLM_F_DUMP, NULL, NULL,
 			       ism_state_cb, (void *)dumps[i].tag);
 	if (err && err != -ENOENT)
 		goto out;
-	err = nl_open(&nl_smc, SMC_GENL_FAMILY_NAME);
+	err = nl_reopen(&nl_smc, SMC_GENL_FAMILY_NAME);
 	if (err == -ENOENT) {
 		sput("smc none");
 		err = 0;
 	} else if (!err) {
-		nl_req(&nl_smc, nl_smc.family, SMC_NETLINK_GET_DEV_SMCD,
-		       SMC_GENL_FAMILY_VERSION, NLM_F_DUMP);
-		err = nl_talk(&nl_smc, smc_state_cb, NULL);
+		nlh = nl_req(nl_smc, SMC_NETLINK_GET_DEV_SMCD,
+			     SMC_GENL_FAMILY_VERSION, NLM_F_DUMP);
+		err = nl_talk(nl_smc, nlh, smc_state_cb, NULL);
 	}
 out:
 	if (fclose(state_f) && !err)
@@ -1250,7 +1136,7 @@ static bool run_one(const struct op *op, unsigned int nth, enum where *where)
 	else
 		printf(" injected=0 rc=%d calls=%u", rc, armed - left);
 	if (op->kind == OP_NL)
-		printf(" msgs=%u", nl_op.msgs);
+		printf(" msgs=%u", op_msgs);
 	if (traced)
 		printf(" init=%d", init);
 	if (*where != WHERE_UNKNOWN)
@@ -1380,7 +1266,7 @@ int main(int argc, char **argv)
 	}
 	if (optind >= argc)
 		usage();
-	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(ops); i++)
 		if (!strcmp(argv[optind], ops[i].name))
 			op = &ops[i];
 	nargs = argc - optind - 1;
@@ -1407,8 +1293,10 @@ int main(int argc, char **argv)
 	if (nth_fd < 0 && (first || errno != ENOENT))
 		die("/proc/thread-self/fail-nth");
 	prepare(op, argv + optind + 1, nargs, do_undo);
-	/* No page fault may allocate while armed: fault everything in now. */
-	memset(nl_op.buf, 0, sizeof(nl_op.buf));
+	/* No page fault may allocate while armed: mlockall() faults in what
+	 * is mapped now and, with MCL_FUTURE, what is mapped later (each
+	 * run's socket buffers, which nl_open() allocates before arming).
+	 */
 	mlockall(MCL_CURRENT | MCL_FUTURE);
 
 	if (first == last) {
