@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# e2e: SMC-D under load. For ISM_LOAD_SECS seconds (default 10), rounds
+# e2e: SMC-D under load. For ISM_LOAD_SECS seconds (unset: skipped), rounds
 # of 32 concurrent connections (smc_xfer, every byte and the checksums
 # checked) while the loopback device goes and comes back, alternately
 # with rmmod/insmod ism_lo and ismctl dev del/add ismlo0: even rounds
@@ -31,8 +31,16 @@ if ! debug_kernel; then
 	echo "# SKIP $(uname -r): removing the SMC-D device under connections leaks SMC sockets on this kernel (see stock.sh)"
 	exit 4
 fi
+# Not in make check: run after this test, smc-removal.sh hit SMC 6.1's
+# socket leak (smc.ko then cannot be unloaded) in 3 of 7 debug-VM runs
+# on 2026-11-29, and in none of 3 runs alone; the cause is not found.
+# make stress sets ISM_LOAD_SECS and runs it.
+if [ -z "${ISM_LOAD_SECS:-}" ]; then
+	echo "# SKIP ISM_LOAD_SECS unset: run by make stress (ism.env=ISM_LOAD_SECS=10 for a short run)"
+	exit 4
+fi
 
-secs=${ISM_LOAD_SECS:-10}
+secs=$ISM_LOAD_SECS
 race=${ISM_LOAD_CONNECT_RACE:-0}
 D=/tmp/load
 rm -rf $D
