@@ -84,6 +84,7 @@ struct xfer_opts {
 	unsigned int timeout_s;
 	uint64_t seed;
 	int verbose;
+	int close_at_once;	/* no xfer_close() settling */
 };
 
 /* ---- data: generator, chunk sizes, checksum (xfer_data.c) ---- */
@@ -169,6 +170,7 @@ struct xfer_conn {
 
 int xfer_swap_results(struct xfer_conn *c);
 void xfer_hold(struct xfer_conn *c, int client);
+void xfer_close(struct xfer_conn *c);
 void xfer_report(const char *role, const struct xfer_conn *c, int always);
 int xfer_summary(const char *role, struct xfer_conn *conns, unsigned int n);
 int xfer_client(const struct xfer_opts *o);

@@ -162,9 +162,7 @@ static void *client_conn(void *arg)
 	else
 		c->hold_ok = 1;
 out:
-	if (c->fd >= 0)
-		close(c->fd);
-	c->fd = -1;
+	xfer_close(c);
 	xfer_report("client", c, c->o->verbose || c->hdr.hold_s ||
 		    (c->hdr.flags & XFER_F_ABORT));
 	return NULL;

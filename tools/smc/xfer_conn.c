@@ -8,6 +8,7 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "xfer.h"
@@ -116,6 +117,48 @@ void xfer_hold(struct xfer_conn *c, int client)
 	c->hold_ok = 1;
 	xfer_append(c, "; hold: alive after %.1f s, ping ok%s",
 		    xfer_now() - t0, "");
+}
+
+/*
+ * Linux 6.1's SMC leaks a socket that is closed while a link-group
+ * termination (the device going) aborts its connection: the abort wakes
+ * the socket's waiters first, then smc_close_active_abort() sets
+ * SMC_PEERABORTWAIT and drops the socket lock in smc_close_cancel_work();
+ * a close() in that window moves the socket to SMC_CLOSED, and the abort,
+ * finding the state changed, skips the put of the passive-closing
+ * reference. The abort ends in SMC_CLOSED, which poll() reports as
+ * POLLHUP; a peer's orderly close shows as POLLRDHUP. Poll's POLLERR ends
+ * each wait at once, so the pending error is read first.
+ */
+static void xfer_settle(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLRDHUP };
+	double end = xfer_now() + 2.0;
+	socklen_t len;
+	int err;
+
+	while (xfer_now() < end) {
+		len = sizeof(err);
+		getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len);
+		if (poll(&p, 1, 100) > 0 &&
+		    p.revents & (POLLHUP | POLLRDHUP | POLLNVAL))
+			return;
+	}
+}
+
+/*
+ * Close the connection; one that ended early (a removal, an error) only
+ * once the kernel has finished ending it, at most 2 s, unless
+ * --close-at-once.
+ */
+void xfer_close(struct xfer_conn *c)
+{
+	if (c->fd < 0)
+		return;
+	if (!(c->ok && c->hold_ok) && !c->o->close_at_once)
+		xfer_settle(c->fd);
+	close(c->fd);
+	c->fd = -1;
 }
 
 void xfer_report(const char *role, const struct xfer_conn *c, int always)

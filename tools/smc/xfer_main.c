@@ -16,9 +16,10 @@ static const char help[] =
 "\n"
 "SYNOPSIS\n"
 "    smc_xfer server [-6] [-T] [-a ADDR] [-p PORT] [-n CONNS] [-t SECS] [-v]\n"
+"                    [--close-at-once]\n"
 "    smc_xfer client [-6] [-T] -a ADDR [-p PORT] [-b BYTES] [-c CONNS]\n"
 "                    [--bidir] [--abort-after BYTES] [--hold SECS]\n"
-"                    [-s SEED] [-t SECS] [-v]\n"
+"                    [-s SEED] [-t SECS] [-v] [--close-at-once]\n"
 "    smc_xfer -h | --help\n"
 "\n"
 "DESCRIPTION\n"
@@ -74,6 +75,11 @@ static const char help[] =
 "                      give up on a connection that does not move for\n"
 "                      SECS seconds (default 60)\n"
 "    -v, --verbose     a line for every connection\n"
+"    --close-at-once   close a connection that ended early at once;\n"
+"                      by default it is closed only once the kernel has\n"
+"                      finished ending it (at most 2 s), because Linux\n"
+"                      6.1's SMC leaks a socket closed while its link\n"
+"                      group is being terminated (device removal)\n"
 "    -h, --help        show this text\n"
 "\n"
 "EXIT STATUS\n"
@@ -128,6 +134,7 @@ static int parse_opts(int argc, char **argv, struct xfer_opts *o)
 		{ "seed", required_argument, NULL, 's' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "close-at-once", no_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -185,6 +192,9 @@ static int parse_opts(int argc, char **argv, struct xfer_opts *o)
 			break;
 		case 'v':
 			o->verbose = 1;
+			break;
+		case 'C':
+			o->close_at_once = 1;
 			break;
 		case 'h':
 			fputs(help, stdout);

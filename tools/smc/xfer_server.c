@@ -169,8 +169,7 @@ static void *server_conn(void *arg)
 	else
 		c->hold_ok = 1;
 out:
-	close(c->fd);
-	c->fd = -1;
+	xfer_close(c);
 	xfer_report("server", c, c->o->verbose || c->hdr.hold_s ||
 		    (c->hdr.flags & XFER_F_ABORT));
 	if (sc->detached)
