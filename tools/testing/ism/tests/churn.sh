@@ -9,14 +9,11 @@
 # ismctl, or left for rmmod ism_lo), ism_lo with one or two devices, and
 # every fourth cycle three SMC-D connections, then SMC unloaded (right
 # after the bridge or last; next loaded first or just before the
-# bridge). The connections are closed before ism_lo or the bridge goes:
-# with them held open (ISM_CHURN_HELD=1, debug kernel only) SMC 6.1
-# leaks an SMC socket in about one of four such cycles (kmemleak: a
-# socket from smc_tcp_listen_work or smc_create; smc.ko keeps a
-# reference and cannot be unloaded). Delivering the device's irqs to the
-# bridge until its remove_dev returned, as a PCI-ISM device would, did
-# not change that (2 leaks in 12 cycles without, 4 in 12 with). Removal
-# under open connections is tested by smc-removal.sh and smc-load.sh.
+# bridge). The connections stay open while ism_lo or the bridge goes
+# and must end then (ISM_CHURN_HELD=0: closed before). smc_xfer closes
+# them only once SMC has finished ending them: closed while it still
+# did, SMC 6.1 leaked a socket in about one of four such cycles (see
+# xfer_close() in tools/smc/xfer_conn.c).
 # Along the way a plain rmmod of ism_core must fail while any of the
 # others is loaded, and after each step the layer must show what is left:
 # devices in /sys/class/ism and ismctl, the clients' devices and DMBs
@@ -33,8 +30,7 @@ TC=ism_tclient
 # The bridge needs SMC: modules in the initramfs, or built in.
 SMCD=
 [ -n "$MODS_SMC" ] || [ -d /sys/module/smc ] && SMCD=ism_smcd
-held=0
-debug_kernel && held=${ISM_CHURN_HELD:-0}
+held=${ISM_CHURN_HELD:-1}
 ip link set lo up
 
 # perm K: sets P to the K-th (0-5) order of ism_lo, the bridge and
@@ -185,8 +181,8 @@ refused() {
 	fi
 }
 
-# conns_open PORT: three SMC-D connections on PORT; on the debug kernel
-# they stay open (--hold) for the removal, elsewhere they complete here
+# conns_open PORT: three SMC-D connections on PORT; unless ISM_CHURN_HELD=0
+# they stay open (--hold) for the removal, otherwise they complete here
 conns_open() {
 	smc_ueid add ISM-TEST >/dev/null 2>&1
 	timeout 200 smc_xfer server -n 3 -p "$1" -t 60 >/tmp/cs 2>&1 &
@@ -213,17 +209,8 @@ conns_open() {
 		_o=$(modes "$1")
 		[ "$_o" = "SMCD " ] || fail "connections: modes '$_o'"
 	fi
-	# Removing the device while SMC still sets a connection up can leak
-	# its link group and hang the removal (see smc-load.sh): wait until
-	# the server has accepted all three.
-	_i=0
-	srv_accepted $spid
-	while [ $N -lt 3 ] && [ $_i -lt 300 ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-		srv_accepted $spid
-	done
-	[ $N -ge 3 ] || fail "the server accepted $N of 3 connections"
+	srv_wait_accepted $spid 3 ||
+		fail "the server accepted $N of 3 connections"
 	conns=open
 }
 

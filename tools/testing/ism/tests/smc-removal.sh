@@ -5,15 +5,19 @@
 # connections are open ends them cleanly; later connections fall back to
 # TCP until the device is back.
 . /ism/tests/lib/smc.sh
+. /ism/tests/lib/mods.sh
 smc_setup
 
 timeout 120 smc_xfer server -n 3 -p 5201 >/tmp/s 2>&1 &
+spid=$!
 wait_listen /tmp/s
+srv_mark $spid
 smc_xfer client -a 127.0.0.1 -p 5201 -c 3 -b 1M --bidir --hold 30 >/tmp/c 2>&1 &
 cpid=$!
 wait_conns 6 5201 || bad "3 connections not listed"
 m=$(modes 5201)
 [ "$m" = "SMCD " ] && ok "before removal: SMCD" || bad "before removal: modes '$m'"
+srv_wait_accepted $spid 3 || bad "the server accepted $N of 3 connections"
 check "rmmod ism_lo with 3 connections open" ism-unload ism_lo
 wait $cpid
 wait
@@ -36,12 +40,15 @@ grep -q 'client conns=1 ok=1' /tmp/c2 && ok "after removal: data intact" ||
 
 check "device back (insmod ism_lo)" ism-load ism_lo
 timeout 120 smc_xfer server -n 2 -p 5203 >/tmp/s3 2>&1 &
+spid=$!
 wait_listen /tmp/s3
+srv_mark $spid
 smc_xfer client -a 127.0.0.1 -p 5203 -c 2 -b 512K --bidir --hold 30 >/tmp/c3 2>&1 &
 cpid=$!
 wait_conns 4 5203 || bad "device back: connections not listed"
 m=$(modes 5203)
 [ "$m" = "SMCD " ] && ok "device back: SMCD again" || bad "device back: modes '$m'"
+srv_wait_accepted $spid 2 || bad "device back: the server accepted $N of 2 connections"
 check "rmmod ism_smcd (the bridge) with 2 connections open" ism-unload ism_smcd
 wait $cpid
 wait

@@ -106,9 +106,24 @@ srv_accepted() {
 	[ -e "/proc/$_pid/fd/$LFD" ] || N=$((N + 1))
 }
 
-# debug_kernel: the debug test kernel (kmemleak; not Debian's -amd64).
-# On Debian's stock kernel, removing an SMC-D device with connections
-# open leaks SMC sockets (see stock.sh), so tests open none there.
+# srv_wait_accepted PID COUNT: wait (30 s) until the server PID has
+# accepted COUNT connections since srv_mark; fails if it has not. SMC
+# accepts a connection once its setup is over on both ends; removing the
+# device before can leak the link group SMC 6.1 is making and hang the
+# removal (see smc-load.sh).
+srv_wait_accepted() {
+	_i=0
+	srv_accepted "$1"
+	while [ $N -lt "$2" ] && [ $_i -lt 300 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+		srv_accepted "$1"
+	done
+	[ $N -ge "$2" ]
+}
+
+# debug_kernel: the debug test kernel (kmemleak; not Debian's -amd64),
+# for the tests whose checks are its reports.
 debug_kernel() {
 	[ -e /sys/kernel/debug/kmemleak ] && return 0
 	case $(uname -r) in *-amd64) return 1 ;; esac
