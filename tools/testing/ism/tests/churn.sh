@@ -11,9 +11,9 @@
 # after the bridge or last; next loaded first or just before the
 # bridge). The connections stay open while ism_lo or the bridge goes
 # and must end then (ISM_CHURN_HELD=0: closed before). smc_xfer closes
-# them only once SMC has finished ending them: closed while it still
-# did, SMC 6.1 leaked a socket in about one of four such cycles (see
-# xfer_close() in tools/smc/xfer_conn.c).
+# them only once SMC has finished ending them; closed while SMC was
+# still at it, SMC 6.1 leaked a socket in about one of four such cycles
+# (see xfer_close() in tools/smc/xfer_conn.c).
 # Along the way a plain rmmod of ism_core must fail while any of the
 # others is loaded, and after each step the layer must show what is left:
 # devices in /sys/class/ism and ismctl, the clients' devices and DMBs
