@@ -17,6 +17,7 @@
 #include <linux/ism.h>
 
 #include "nl.h"
+#include "../include/compiler.h"
 
 #define ISMCTL_VERSION	"1.0"
 
@@ -33,7 +34,7 @@ struct ismctl {
 };
 
 bool matches(const char *arg, const char *word);
-int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int usage_error(const char *fmt, ...) __printf(1, 2);
 int check_name(const char *what, const char *name);
 int report(struct ismctl *c, int err);
 struct nlmsghdr *ism_req(struct ismctl *c, uint8_t cmd, uint16_t flags);
@@ -71,7 +72,7 @@ void out_uint(const char *key, const char *fmt, unsigned long long val);
 void out_kv_str(const char *key, const char *val);
 void out_kv_uint(const char *key, unsigned long long val);
 /* Text only. */
-void out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void out_text(const char *fmt, ...) __printf(1, 2);
 
 /* ---- stats.c ---- */
 int stats_print(const struct nlattr *nest);

@@ -20,6 +20,8 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include "../include/compiler.h"
+
 #ifndef AF_SMC
 #define AF_SMC		43
 #endif
@@ -31,8 +33,7 @@ typedef int (*socket_fn)(int domain, int type, int protocol);
 static socket_fn real_socket;
 static int debug = -1;
 
-static void __attribute__((format(printf, 1, 2)))
-smc_preload_log(const char *fmt, ...)
+static void __printf(1, 2) smc_preload_log(const char *fmt, ...)
 {
 	char line[192];
 	va_list ap;

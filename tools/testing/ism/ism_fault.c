@@ -35,6 +35,7 @@
 #include <linux/ism.h>
 
 #include "../../ism/nl.h"
+#include "../../include/compiler.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -482,7 +483,7 @@ static int undo(const struct op *op)
 static FILE *state_f;
 static uint64_t state_hash;	/* FNV-1a 64 */
 
-static void __attribute__((format(printf, 1, 2))) sput(const char *fmt, ...)
+static void __printf(1, 2) sput(const char *fmt, ...)
 {
 	char line[8192];
 	va_list ap;

@@ -60,7 +60,9 @@ done)
 # a kernel tree. For net/ it reports CHECKs too, as for a netdev patch;
 # those fail like errors and warnings. Nothing is ignored in kernel code.
 # Userspace code ignores what asks for kernel-only facilities:
-#   PREFER_DEFINED_ATTRIBUTE_MACRO  __printf() etc. are <linux/compiler*.h>
+#   PREFER_DEFINED_ATTRIBUTE_MACRO  the tools use __printf(), but its
+#                                   definition (tools/include/compiler.h)
+#                                   spells the attribute out
 #   ARRAY_SIZE                      ARRAY_SIZE() is <linux/kernel.h>
 #   SSCANF_TO_KSTRTO                kstrto*() exist only in the kernel
 cp="$tree/scripts/checkpatch.pl --no-tree -f --terse --show-types"

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kernel's attribute macros that the userspace tools use, so that
+ * their code reads like the kernel's.
+ */
+#ifndef ISM_TOOLS_COMPILER_H
+#define ISM_TOOLS_COMPILER_H
+
+#ifndef __printf
+#define __printf(a, b)	__attribute__((__format__(printf, a, b)))
+#endif
+
+#endif /* ISM_TOOLS_COMPILER_H */
