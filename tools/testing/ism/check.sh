@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # check.sh [lint]: the whole test (make check), or only the lint part
-# (make lint): packages, test kernel, W=1 + sparse build, checkpatch,
-# kernel-doc, KUnit and e2e tests in the debug VM, e2e tests on the
-# stock kernel. Ends with one line "N passed, N failed"; exits 1 on any
+# (make lint): packages, QEMU accelerator (accel.sh), test kernel, W=1 +
+# sparse build, checkpatch, kernel-doc, KUnit and e2e tests in the debug
+# VM, e2e tests on the stock kernel. Ends with one line "N passed, N failed"; exits 1 on any
 # failure.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -18,7 +18,7 @@ mkdir -p "$ISM_BUILD"
 
 summary() {
 	echo
-	echo "== summary ($(($(date +%s) - start)) s) =="
+	echo "== summary ($(($(date +%s) - start)) s${ISM_ACCEL_CHOSEN:+; QEMU $ISM_ACCEL_CHOSEN}) =="
 	cat "$ISM_RESULTS"
 	pass=$(grep -c '^ok ' "$ISM_RESULTS")
 	fail=$(grep -c '^not ok ' "$ISM_RESULTS")
@@ -35,6 +35,19 @@ step "packages"
 if ! "$ISM_TESTDIR/deps.sh"; then
 	result fail "deps: Debian packages installed"
 	summary
+fi
+
+# Before the long builds, so that a KVM forced but not working fails
+# in seconds; every VM below reuses the verdict.
+if [ "$what" != lint ]; then
+	step "QEMU accelerator: the choice tested (accel-test.sh), then made"
+	if "$ISM_TESTDIR/accel-test.sh" >"$ISM_BUILD/accel-test.log" 2>&1; then
+		result ok "accel: choice of accelerator" "$(tail -n 1 "$ISM_BUILD/accel-test.log" | sed 's/^# //')"
+	else
+		cat "$ISM_BUILD/accel-test.log" >&2
+		result fail "accel: choice of accelerator" "see above"
+	fi
+	qemu_accel || { result fail "accel: ISM_QEMU_ACCEL=${ISM_QEMU_ACCEL:-}" "see above"; summary; }
 fi
 
 step "test kernel"

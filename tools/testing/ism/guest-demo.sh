@@ -93,7 +93,9 @@ lat_ratio=$(median /tmp/fig.ratio.ping-pong)
 bw_ratio=$(median /tmp/fig.ratio.throughput)
 
 out ""
-out "sockperf, medians of $ROUNDS rounds of $SECS s, 127.0.0.1 ($(uname -r), $(nproc) vCPU, QEMU TCG;"
+# A ratio under KVM and one under TCG are different measurements.
+accel=$(echo "${ISM_ACCEL:-unknown accelerator}" | tr '[:lower:]' '[:upper:]')
+out "sockperf, medians of $ROUNDS rounds of $SECS s, 127.0.0.1 ($(uname -r), $(nproc) vCPU, QEMU $accel;"
 out "SMC buffers (net.smc.wmem/rmem) $(sysctl -n net.smc.wmem) bytes;"
 out "the ratio is the median of the rounds' ratios: both modes ran in each round)"
 out ""

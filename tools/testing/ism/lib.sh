@@ -32,6 +32,16 @@ log() {
 	echo "$*" >&2
 }
 
+# qemu_accel: decide the QEMU accelerator (accel.sh) unless this make
+# run already has, and hand the verdict, kvm or tcg, to the scripts
+# started from here in ISM_ACCEL_CHOSEN. Fails if ISM_QEMU_ACCEL asks
+# for what cannot be had.
+qemu_accel() {
+	[ -n "${ISM_ACCEL_CHOSEN:-}" ] && return 0
+	ISM_ACCEL_CHOSEN=$("$ISM_TESTDIR/accel.sh") || return 1
+	export ISM_ACCEL_CHOSEN
+}
+
 # result ok|fail NAME [DETAIL]: record and print one result line.
 result() {
 	case $1 in

@@ -1,25 +1,34 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# mkinitramfs.sh OUT ORDER [PROG...]
+# mkinitramfs.sh OUT [ORDER [PROG...]]
 # Make a gzipped newc initramfs OUT with busybox-static (and its applet
 # links), our guest /init, the modules listed in the file ORDER (load
 # order; compressed .ko.xz/.ko.gz are unpacked), the e2e tests from
 # tests/*.sh with their tests/lib, and the test programs PROG in
 # /ism/bin, and the Debian programs $ISM_SYSPROGS (with their shared
-# libraries, if any).
+# libraries, if any). With OUT alone, only busybox and /init: enough
+# for ism.mode=probe (accel.sh).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 out=$1
-order=$2
-shift 2
+order=${2:-}
+shift
+[ $# -eq 0 ] || shift
 bb=/bin/busybox
 file "$bb" 2>/dev/null | grep -q 'dynamically linked' &&
 	{ log "mkinitramfs: $bb is not static (apt-get install busybox-static)"; exit 1; }
 
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
+
+pack() {
+	# mktemp -d made the root 0700: unprivileged test users must get in.
+	chmod 755 "$stage" "$stage/init"
+	(cd "$stage" && find . | sort | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$out"
+}
+
 mkdir -p "$stage/bin" "$stage/sbin" "$stage/usr/bin" "$stage/usr/sbin" \
 	"$stage/proc" "$stage/sys" "$stage/dev" "$stage/tmp" "$stage/root" \
 	"$stage/ism/bin" "$stage/ism/modules" "$stage/ism/tests"
@@ -29,6 +38,7 @@ for applet in $("$bb" --list-full); do
 done
 
 cp "$ISM_TESTDIR/init" "$stage/init"
+[ -n "$order" ] || { pack; exit 0; }
 cp "$ISM_TESTDIR/guest-mod.sh" "$stage/ism/bin/ism-mod"
 ln -s ism-mod "$stage/ism/bin/ism-load"
 ln -s ism-mod "$stage/ism/bin/ism-unload"
@@ -65,6 +75,5 @@ for p in "$@"; do
 	done
 done
 
-# mktemp -d made the root 0700: unprivileged test users must get in.
-chmod 755 "$stage" "$stage/init" "$stage/ism/bin"/*
-(cd "$stage" && find . | sort | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$out"
+chmod 755 "$stage/ism/bin"/*
+pack

@@ -37,6 +37,8 @@ REPORTS = re.compile('|'.join([
 SUITE_START = re.compile(r'^    # Subtest: (\S+)')
 SUMMARY = re.compile(r'^# summary (\w+)=(-?\d+)$')
 TABLE = re.compile(r'bad-input table: (\d+) entries')
+# run-vm.sh tells the guest its accelerator; rates depend on it.
+ACCEL = re.compile(r'Command line:.*\bism\.accel=(\w+)')
 CASE = re.compile(r'^    (ok|not ok) \d+ (\S+)(.*)')
 SUITE_END = re.compile(r'^(ok|not ok) \d+ (\S+)(.*)')
 
@@ -83,6 +85,7 @@ def main():
     reports = []
     sums = {}                   # "# summary" lines of the e2e tests
     table = None                # rows of the KUnit bad-input table
+    accel = '?'                 # the QEMU accelerator the VM ran under
     for i, ln in enumerate(lines, 1):
         if ln.startswith(PROTO):
             words = ln[len(PROTO):].split() or ['?']
@@ -124,6 +127,9 @@ def main():
             continue
         if in_bench:
             bench.append(ln)
+        m = ACCEL.search(ln)
+        if m:
+            accel = m.group(1)
         if REPORTS.search(ln):
             reports.append((i, ln))
         m = SUMMARY.match(ln)
@@ -170,6 +176,7 @@ def main():
     if e2e_open:
         judge(False, f'{a.label} e2e: {e2e_open}', 'never finished')
     if a.bench:
+        print(f'ism_bench under QEMU {accel}:')
         print('\n'.join(bench))
 
     judge(began, f'{a.label}: /init started')
@@ -183,7 +190,7 @@ def main():
     for i, ln in reports[:20]:
         print(f'  {a.log}:{i}: {ln}', file=sys.stderr)
     if sums or table is not None:
-        print_summary(a.label, sums, table, len(reports))
+        print_summary(f'{a.label}, QEMU {accel}', sums, table, len(reports))
     return 1 if judge.failed else 0
 
 

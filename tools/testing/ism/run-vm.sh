@@ -2,12 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # run-vm.sh KERNEL INITRD LOG [KERNEL-ARG...]
-# Boot KERNEL with INITRD under QEMU (TCG when there is no KVM); the
-# serial console goes to LOG. The VM powers itself off (reboot -f with
-# -no-reboot); after ISM_VM_TIMEOUT seconds (default 600) it is killed
-# and this script fails. With LOG "-" the console is interactive
-# (-nographic; Ctrl-A X quits QEMU). ISM_QEMU_CPU sets the CPU model
-# (default max).
+# Boot KERNEL with INITRD under QEMU; the serial console goes to LOG.
+# The VM powers itself off (reboot -f with -no-reboot); after
+# ISM_VM_TIMEOUT seconds (default 600) it is killed and this script
+# fails. With LOG "-" the console is interactive (-nographic; Ctrl-A X
+# quits QEMU).
+#
+# The accelerator is decided once per make run (qemu_accel in lib.sh,
+# accel.sh): KVM only where a probe guest booted under it, else TCG;
+# ISM_QEMU_ACCEL=kvm|tcg forces it. The guest learns it as ism.accel=.
+# The CPU model is host under KVM and max under TCG; ISM_QEMU_CPU sets
+# another.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -17,13 +22,15 @@ logf=$3
 shift 3
 timeout_s=${ISM_VM_TIMEOUT:-600}
 
-accel=tcg
-[ -w /dev/kvm ] && accel=kvm:tcg
+qemu_accel || exit 1
+accel=$ISM_ACCEL_CHOSEN
+cpu=max
+[ "$accel" = kvm ] && cpu=host
 # panic=-1: reboot at once on panic, which -no-reboot turns into exit.
 # oops=panic: the first oops ends the run rather than wedging it.
 # printk.devkmsg=on: don't rate-limit the protocol lines from /init.
-append="console=ttyS0 loglevel=7 panic=-1 oops=panic printk.devkmsg=on $*"
-set -- qemu-system-x86_64 -machine q35,accel=$accel -cpu "${ISM_QEMU_CPU:-max}" -smp 2 \
+append="console=ttyS0 loglevel=7 panic=-1 oops=panic printk.devkmsg=on ism.accel=$accel $*"
+set -- qemu-system-x86_64 -machine q35,accel=$accel -cpu "${ISM_QEMU_CPU:-$cpu}" -smp 2 \
 	-m "${ISM_VM_MEM:-1024}" -no-reboot -kernel "$kernel" -initrd "$initrd" \
 	-append "$append"
 
@@ -36,7 +43,8 @@ timeout -k 10 "$timeout_s" "$@" -nodefaults -display none -serial stdio \
 rc=$?
 log "run-vm: $(basename "$kernel") finished in $(($(date +%s) - start)) s"
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-	echo "run-vm: TIMEOUT: killed after ${timeout_s} s" >>"$logf"
+	# On a line of its own: the console may have stopped mid-line.
+	printf '\nrun-vm: TIMEOUT: killed after %s s\n' "$timeout_s" >>"$logf"
 	log "run-vm: the VM did not finish within ${timeout_s} s (ISM_VM_TIMEOUT)"
 	exit 1
 elif [ $rc -ne 0 ]; then

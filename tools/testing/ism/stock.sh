@@ -20,6 +20,7 @@ ver=$(stock_version) || {
 	result fail "stock: kernel" "no /boot/vmlinuz-*-amd64 with matching headers"
 	exit 1
 }
+qemu_accel || exit 1
 tag="build: modules against the stock $ver headers"
 if ! "$ISM_TESTDIR/build-modules.sh" "/usr/src/linux-headers-$ver" "$out"; then
 	result fail "$tag" "build failed"

@@ -12,6 +12,7 @@ set -u
 
 mode=${1:-test}
 out=$ISM_BUILD/debug
+qemu_accel || exit 1
 tree=$("$ISM_TESTDIR/build-kernel.sh") || exit 1
 
 if [ "${ISM_REUSE_BUILD:-0}" != 1 ]; then
