@@ -79,7 +79,7 @@ case_ "a probe that hangs falls back to TCG at the probe's limit" hangs 0 tcg \
 case_ "forced KVM whose probe hangs is an error, not a hung VM" hangs 1 "" \
 	"^accel: ISM_QEMU_ACCEL=kvm, but .* printed nothing in 2 s$" ISM_QEMU_ACCEL=kvm
 case_ "QEMU refusing KVM falls back to TCG, saying why" fails 0 tcg \
-	"probe guest failed, QEMU status 1 \(last line: '.*failed to initialize kvm"
+	"QEMU failed under KVM \(last line: '.*failed to initialize kvm"
 case_ "no KVM device: TCG, and QEMU is not started" boots 0 tcg \
 	"^accel: tcg: no $tmp/nokvm$" ISM_KVM_DEV="$tmp/nokvm"
 check "no probe ran without a KVM device" test ! -e "$tmp/args"
@@ -104,6 +104,10 @@ check "run-vm under TCG: -cpu max, ism.accel=tcg" eval \
 	"run_vm ISM_ACCEL_CHOSEN=tcg && grep -q 'accel=tcg -cpu max .*ism.accel=tcg ism.mode=test' '$tmp/args'"
 check "run-vm reuses a KVM verdict without probing again" eval \
 	"run_vm ISM_ACCEL_CHOSEN=kvm ISM_KVM_DEV=$tmp/nokvm && grep -q 'accel=kvm -cpu host .*ism.mode=test' '$tmp/args'"
+check "run-vm decides again when ISM_QEMU_ACCEL contradicts the verdict" eval \
+	"run_vm ISM_ACCEL_CHOSEN=kvm ISM_QEMU_ACCEL=tcg && grep -q 'accel=tcg -cpu max ' '$tmp/args'"
+check "run-vm decides again on a verdict that is neither kvm nor tcg" eval \
+	"run_vm ISM_ACCEL_CHOSEN=hvf ISM_KVM_DEV=$tmp/nokvm && grep -q 'accel=tcg -cpu max ' '$tmp/args'"
 check "ISM_QEMU_CPU overrides the CPU model" eval \
 	"run_vm ISM_ACCEL_CHOSEN=kvm ISM_QEMU_CPU=qemu64 && grep -q -- '-cpu qemu64 ' '$tmp/args'"
 

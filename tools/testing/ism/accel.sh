@@ -50,20 +50,21 @@ tcg) choose tcg "forced by ISM_QEMU_ACCEL=tcg" ;;
 esac
 
 [ -e "$kvm_dev" ] || choose tcg "no $kvm_dev"
-[ -r "$kvm_dev" ] && [ -w "$kvm_dev" ] ||
+if [ ! -r "$kvm_dev" ] || [ ! -w "$kvm_dev" ]; then
 	choose tcg "$kvm_dev is not readable and writable by $(id -un)"
+fi
 kernel=${ISM_PROBE_KERNEL:-$(ls /boot/vmlinuz-*-amd64 2>/dev/null | sort -V | tail -n 1)}
 [ -r "$kernel" ] ||
 	choose tcg "no kernel to probe KVM with: '$kernel' (apt-get install linux-image-amd64, or set ISM_PROBE_KERNEL)"
 
 mkdir -p "$ISM_BUILD"
-initrd=$ISM_BUILD/accel-probe.cpio.gz
+initrd=$(mktemp "$ISM_BUILD/accel-probe.XXXXXX")
+trap 'rm -f "$initrd"' EXIT
 "$ISM_TESTDIR/mkinitramfs.sh" "$initrd" || choose tcg "making the probe's initramfs failed"
 
 start=$(date +%s)
 ISM_ACCEL_CHOSEN=kvm ISM_VM_TIMEOUT=$limit ISM_VM_MEM=256 \
 	"$ISM_TESTDIR/run-vm.sh" "$kernel" "$initrd" "$probe_log" ism.mode=probe 2>/dev/null
-rc=$?
 took=$(($(date +%s) - start))
 # The marker is the guest /init's last line, so userspace ran to the end.
 grep -q 'ism-test: done' "$probe_log" &&
@@ -73,7 +74,7 @@ grep -q 'ism-test: done' "$probe_log" &&
 last=$(grep -v -e '^[[:space:]]*$' -e '^run-vm:' -e 'terminating on signal' \
 	"$probe_log" | tail -n 1 | tr -d '\r')
 if ! grep -q '^run-vm: TIMEOUT' "$probe_log"; then
-	choose tcg "$kvm_dev present but the probe guest failed, QEMU status $rc (last line: '$last'; log: $probe_log)"
+	choose tcg "$kvm_dev present but QEMU failed under KVM (last line: '$last'; log: $probe_log)"
 elif [ -z "$last" ]; then
 	choose tcg "$kvm_dev present but the probe guest printed nothing in $limit s"
 fi

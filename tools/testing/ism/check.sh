@@ -3,8 +3,8 @@
 #
 # check.sh [lint]: the whole test (make check), or only the lint part
 # (make lint): packages, QEMU accelerator (accel.sh), test kernel, W=1 +
-# sparse build, checkpatch, kernel-doc, KUnit and e2e tests in the debug
-# VM, e2e tests on the stock kernel. Ends with one line "N passed, N failed"; exits 1 on any
+# sparse build, checkpatch, kernel-doc, KUnit and e2e tests in the
+# debug VM, e2e tests on the stock kernel. Ends with one line "N passed, N failed"; exits 1 on any
 # failure.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -18,7 +18,8 @@ mkdir -p "$ISM_BUILD"
 
 summary() {
 	echo
-	echo "== summary ($(($(date +%s) - start)) s${ISM_ACCEL_CHOSEN:+; QEMU $ISM_ACCEL_CHOSEN}) =="
+	accel=${ISM_ACCEL_CHOSEN:+; QEMU $ISM_ACCEL_CHOSEN}
+	echo "== summary ($(($(date +%s) - start)) s$accel) =="
 	cat "$ISM_RESULTS"
 	pass=$(grep -c '^ok ' "$ISM_RESULTS")
 	fail=$(grep -c '^not ok ' "$ISM_RESULTS")

@@ -37,7 +37,11 @@ log() {
 # started from here in ISM_ACCEL_CHOSEN. Fails if ISM_QEMU_ACCEL asks
 # for what cannot be had.
 qemu_accel() {
-	[ -n "${ISM_ACCEL_CHOSEN:-}" ] && return 0
+	case ${ISM_ACCEL_CHOSEN:-} in
+	kvm | tcg)
+		[ "${ISM_QEMU_ACCEL:-$ISM_ACCEL_CHOSEN}" = "$ISM_ACCEL_CHOSEN" ] &&
+			return 0 ;;
+	esac
 	ISM_ACCEL_CHOSEN=$("$ISM_TESTDIR/accel.sh") || return 1
 	export ISM_ACCEL_CHOSEN
 }
