@@ -28,6 +28,8 @@
 #define XFER_PING		'P'
 #define XFER_PONG		'Q'
 #define XFER_MAX_CHUNK		(256 * 1024)
+/* Longest wait, in seconds, for SMC to finish ending a connection. */
+#define XFER_SETTLE_S		10.0
 
 /* Exit statuses */
 #define XFER_EXIT_OK		0

@@ -14,6 +14,8 @@
 SECS=5
 ROUNDS=7
 port=11111
+# wait_port
+. /ism/tests/lib/smc.sh
 
 out() {
 	echo "ism-demo: $*"
@@ -25,7 +27,7 @@ measure() {
 	[ "$1" = smcd ] && run=smc_run
 	$run sockperf server --tcp -p $port >/dev/null 2>&1 &
 	spid=$!
-	sleep 2
+	wait_port $port || out "sockperf server ($1) not listening on port $port after 30 s"
 	if [ "$2" = ping-pong ]; then
 		$run sockperf ping-pong --tcp -i 127.0.0.1 -p $port -m 14 \
 			-t "$SECS" >/tmp/sp 2>&1

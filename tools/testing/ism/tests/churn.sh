@@ -211,6 +211,9 @@ conns_open() {
 	fi
 	srv_wait_accepted $spid 3 ||
 		fail "the server accepted $N of 3 connections"
+	# conns_ended wants them idle, not moving data, when they end.
+	wait_holding /tmp/cs 3 && wait_holding /tmp/cc 3 ||
+		fail "the 3 connections did not all finish their transfer"
 	conns=open
 }
 

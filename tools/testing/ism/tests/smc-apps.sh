@@ -22,7 +22,12 @@ app_run() {
 	# shellcheck disable=SC2086
 	timeout 120 smc_run $server >/tmp/as.$port 2>&1 &
 	spid=$!
-	sleep 2
+	if ! wait_port "$port"; then
+		cat /tmp/as.$port
+		kill $spid
+		bad "$server: nothing listening on port $port after 30 s"
+		return
+	fi
 	smc_run "$@" >/tmp/ac.$port 2>&1 &
 	cpid=$!
 	wait_conns "$conns" "$port" || echo "# no $conns connection ends on $port"

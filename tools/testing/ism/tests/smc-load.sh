@@ -5,16 +5,20 @@
 # stress sets 60), rounds of 32 concurrent connections (smc_xfer, every
 # byte and the checksums checked) while the loopback device goes and comes
 # back, alternately with rmmod/insmod ism_lo and ismctl dev del/add
-# ismlo0: even rounds (2 MiB each way, then an idle hold) remove it as
-# soon as the server has accepted all 32, the last ones still moving data,
-# the first ones holding, and re-add it; odd rounds (512 KiB each way)
-# start with the device gone (the connections fall back to TCP) and re-add
-# it while they move data. Every connection must either complete with its
-# data intact or end cleanly (its stream stops or its socket reports an
-# error, all it delivered intact); none may deliver altered data, stall
-# (neither move nor end for smc_xfer's 30 s) or leave the removal hanging
-# (30 s: the waiting tasks' stacks and SMC's leaked objects are printed).
-# Then, the device back, 32 more connections must all complete over SMC-D.
+# ismlo0: even rounds remove it once 24 connections (2 MiB each way)
+# have moved their data and hold and 8 more (1 TiB each way: only the
+# removal ends them) move data, all 32 over SMC-D, and re-add it: the
+# removal must end the 24 idle and the 8 busy ones; odd rounds (512 KiB
+# each way) start with the device gone (the connections fall back to
+# TCP) and re-add it as soon as the server has the first connection.
+# Waiting for these states, never for a time, makes each round the same
+# however fast the guest (TCG or KVM). Every connection must either
+# complete with its data intact or end cleanly (its stream stops or its
+# socket reports an error, all it delivered intact); none may deliver
+# altered data, stall (neither move nor end for smc_xfer's 30 s) or leave
+# the removal hanging (30 s: the waiting tasks' stacks and SMC's leaked
+# objects are printed). Then, the device back, 32 more connections must
+# all complete over SMC-D.
 #
 # The removal waits for connection setup to end: when the device goes
 # while SMC (Linux 6.1) sets up a connection on it, the server side can
@@ -139,9 +143,9 @@ sample() {
 # over on both ends (an SMC-D one once its link groups are made; late
 # ones may fall back to TCP when the busy server answers their proposal
 # too late). Then no link group is being set up any more. The
-# connections hold after their transfer, so none closes before. Fails if
-# the client ended before. This costs no process: smc_ss would be
-# starved by the 64 transfer threads and the kernel's copying.
+# connections hold after their transfer or move data until the removal,
+# so none closes before. Fails if the client ended before. This costs no
+# process, which the transfer threads would starve.
 connected() {
 	_i=0
 	while [ $_i -lt 600 ]; do
@@ -159,10 +163,20 @@ connected() {
 # nice), with the pid of the sh
 LOW='renice 19 -p $$ >/dev/null && exec "$@"'
 
+# client R PORT FILE CLIENT-ARGS...: a client of round R's server, its
+# lines to FILE. At the lowest priority: with the server, its threads
+# would starve this script watching them and removing the device.
+client() {
+	_r=$1
+	_p=$2
+	_f=$3
+	shift 3
+	sh -c "$LOW" low timeout 120 smc_xfer client -a 127.0.0.1 -p "$_p" \
+		-s "$_r" -t 30 -v "$@" >"$_f" 2>&1 &
+}
+
 # xfer R PORT CLIENT-ARGS...: start a server for 32 connections on PORT
-# and the client; their per-connection lines go to $D/s.R and $D/c.R.
-# At the lowest priority: their 64 threads would starve this script
-# watching them and removing the device.
+# and a client; their per-connection lines go to $D/s.R and $D/c.R.
 xfer() {
 	r=$1
 	port=$2
@@ -172,25 +186,63 @@ xfer() {
 	spid=$!
 	wait_listen $D/s.$r
 	srv_mark $spid
-	sh -c "$LOW" low timeout 120 smc_xfer client -a 127.0.0.1 -p "$port" -c 32 \
-		-s "$r" -t 30 -v "$@" >$D/c.$r 2>&1 &
+	client "$r" "$port" $D/c.$r "$@"
 	cpid=$!
+	upid=
 }
 
-# outcome R: one comment line on the client's connections of round R
+# outcome R WHAT: one comment line on the client's connections of round
+# R; sets ENDED and CUT to those ended while holding and while moving data
 outcome() {
-	awk -v r="$1" -v what="$2" '/ conn [0-9]+: OK / { ok++ }
+	# shellcheck disable=SC2046
+	set -- "$1" "$2" $(cat $D/c.$1 $D/c.$1.u 2>/dev/null | awk '
+		/ conn [0-9]+: OK / { ok++ }
 		/ conn [0-9]+: ENDED / { held++ }
 		/ conn [0-9]+: FAILED / { failed++ }
-		END { printf "# round %d (%s): %d complete, %d ended while holding, %d ended while moving data\n",
-			r, what, ok, held, failed }' $D/c.$1
+		END { print ok + 0, held + 0, failed + 0 }')
+	ENDED=$4
+	CUT=$5
+	echo "# round $1 ($2): $3 complete, $4 ended while holding, $5 ended while moving data"
 }
 
-# xfer_end R: wait for the client, then (10 s) the server: one whose
+# mixed_round R K: 24 connections move 2 MiB each way and hold; then 8
+# more move 1 TiB each way, which only a removal ends; once all 32 are
+# set up over SMC-D, the K-th removal ends the 24 idle and the 8 busy
+# ones, the same on any guest, however fast. Sets what, and removed=1 if
+# the removal was made so; a client it had to stop (its report lost)
+# counts in missing.
+mixed_round() {
+	_port=$((5600 + $1))
+	removed=0
+	xfer $1 $_port -c 24 -b 2M --bidir --hold 90
+	if ! srv_wait_accepted $spid 24 || ! wait_holding $D/s.$1 24 ||
+	   ! wait_holding $D/c.$1 24; then
+		what="the 24 did not all set up and hold; no removal"
+		missing=$((missing + 8))
+		return
+	fi
+	client $1 $_port $D/c.$1.u -c 8 -b 1024G --bidir
+	upid=$!
+	if ! connected || ! wait_conns 64 $_port || [ "$(modes $_port)" != "SMCD " ]; then
+		what="not all 32 set up over SMC-D (modes '$(modes $_port)'); no removal"
+	elif remove $2; then
+		what="removal with 24 idle, 8 moving data"
+		removed=1
+		sleep "$(pick $2 0.5 0.2 1)"
+		readd $2
+		return
+	else
+		what="the removal failed"
+	fi
+	kill $upid
+	missing=$((missing + 8))
+}
+
+# xfer_end R: wait for the clients, then (10 s) the server: one whose
 # connection failed before it accepted it still waits; stop it (losing
 # its lines)
 xfer_end() {
-	wait $cpid
+	wait $cpid $upid
 	_i=0
 	while kill -0 $spid 2>/dev/null && [ $_i -lt 20 ]; do
 		sleep 0.5
@@ -220,12 +272,14 @@ remover() {
 : >$D/rm.log
 end=$(($(now) + secs))
 rounds=0
+mixed=0
+missing=0
 if [ "$race" = 1 ]; then
 	echo "# ISM_LOAD_CONNECT_RACE=1: the device also goes during connection setup"
 	remover &
 	rpid=$!
 	while [ "$(now)" -lt $end ] && [ ! -e $D/hung ]; do
-		xfer $rounds $((5600 + rounds)) -b 256K --bidir
+		xfer $rounds $((5600 + rounds)) -c 32 -b 256K --bidir
 		xfer_end $rounds
 		rounds=$((rounds + 1))
 	done
@@ -237,26 +291,23 @@ else
 		r=$rounds
 		k=$((r / 2))
 		rounds=$((rounds + 1))
+		removed=0
 		if [ $((r % 2)) = 0 ]; then
-			# Connection setup is slow next to the data moving: the
-			# last to connect still move their 2 MiB each way when
-			# it goes, the first ones hold.
-			xfer $r $((5600 + r)) -b 2M --bidir --hold 60
-			what="removal once all connected"
-			if connected; then
-				remove $k && sleep "$(pick $k 0.5 0.2 1)" && readd $k
-			else
-				what="the connections were not all set up while the client ran; no removal"
-			fi
+			mixed_round $r $k
 		else
-			what="device gone at connect, back while moving data"
+			what="device gone at connect, back once the first is accepted"
 			remove $k || break
-			xfer $r $((5600 + r)) -b 512K --bidir
-			sleep "$(pick $k 0.5 1 0.2)"
+			xfer $r $((5600 + r)) -c 32 -b 512K --bidir
+			srv_wait_accepted $spid 1
 			readd $k
 		fi
 		xfer_end $r
 		outcome $r "$what"
+		if [ $removed = 1 ]; then
+			mixed=$((mixed + 1))
+			[ "$ENDED" = 24 ] && [ "$CUT" = 8 ] ||
+				bad "round $r: the removal ended $ENDED idle and $CUT busy connections, want 24 and 8"
+		fi
 		[ -e $D/hung ] && break
 	done
 fi
@@ -312,7 +363,7 @@ function num(re,   s) {
 	gsub(/[^0-9]/, "", s)
 	return s + 0
 }
-!/^smc_xfer: (client|server) conn [0-9]+: / { next }
+!/^smc_xfer: (client|server) conn [0-9]+: (OK|ENDED|FAILED) / { next }
 {
 	client = $2 == "client"
 	conns += client
@@ -361,7 +412,8 @@ get() {
 	echo " $acct" | sed -n "s/.* $1=\([0-9]*\).*/\1/p"
 }
 conns=$(get conns)
-want=$((32 * (rounds + 1)))
+# The final 32, and those of the clients stopped without a report.
+want=$((32 * (rounds + 1) - missing))
 [ "$conns" = "$want" ] && ok "every connection accounted for ($conns)" ||
 	bad "connections accounted for: $conns, want $want"
 [ "$(get corrupt)" = 0 ] && ok "no connection delivered altered data" ||
@@ -371,6 +423,10 @@ want=$((32 * (rounds + 1)))
 [ "$(get ok)" -gt 32 ] && ok "$(get ok) connections complete and intact, $(get ended) ended by the removals" ||
 	bad "only $(get ok) connections complete"
 [ "$(get lost)" = 0 ] && ok "no byte lost or altered" || bad "$(get lost) bytes lost or altered"
+if [ "$race" != 1 ]; then
+	[ "$mixed" -gt 0 ] && ok "$mixed removals ended idle and busy connections" ||
+		bad "no removal found connections both idle and moving data"
+fi
 smc_ueid flush
 echo "# summary smc_conns=$conns"
 echo "# summary smc_bytes=$(get bytes)"

@@ -3,7 +3,9 @@
 #
 # e2e: removing the loopback device or the SMC-D bridge while SMC-D
 # connections are open ends them cleanly; later connections fall back to
-# TCP until the device is back.
+# TCP until the device is back. The removals come once every connection
+# has moved its data and holds (wait_holding), however fast the guest:
+# each connection's end is then "ended", never "failed".
 . /ism/tests/lib/smc.sh
 . /ism/tests/lib/mods.sh
 smc_setup
@@ -18,6 +20,8 @@ wait_conns 6 5201 || bad "3 connections not listed"
 m=$(modes 5201)
 [ "$m" = "SMCD " ] && ok "before removal: SMCD" || bad "before removal: modes '$m'"
 srv_wait_accepted $spid 3 || bad "the server accepted $N of 3 connections"
+wait_holding /tmp/s 3 && wait_holding /tmp/c 3 ||
+	bad "the 3 connections did not all finish their transfer"
 check "rmmod ism_lo with 3 connections open" ism-unload ism_lo
 wait $cpid
 wait
@@ -49,6 +53,8 @@ wait_conns 4 5203 || bad "device back: connections not listed"
 m=$(modes 5203)
 [ "$m" = "SMCD " ] && ok "device back: SMCD again" || bad "device back: modes '$m'"
 srv_wait_accepted $spid 2 || bad "device back: the server accepted $N of 2 connections"
+wait_holding /tmp/s3 2 && wait_holding /tmp/c3 2 ||
+	bad "device back: the 2 connections did not all finish their transfer"
 check "rmmod ism_smcd (the bridge) with 2 connections open" ism-unload ism_smcd
 wait $cpid
 wait

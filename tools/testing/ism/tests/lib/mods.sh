@@ -7,7 +7,7 @@
 # (or loads once more with ism-load for the runner's ism-unload).
 # Errors of the last insmod or rmmod are in /tmp/mod.err. Also small
 # helpers of those tests. Shell builtins where possible: on the emulated
-# debug kernel every process costs.
+# debug kernel every process costs. Sourced after lib/smc.sh (wait_for).
 
 MODS_DIR=/ism/modules
 read -r MODS_CMDLINE </proc/cmdline
@@ -112,13 +112,12 @@ srv_accepted() {
 # device before can leak the link group SMC 6.1 is making and hang the
 # removal (see smc-load.sh).
 srv_wait_accepted() {
-	_i=0
+	wait_for 30 srv_has_accepted "$1" "$2"
+}
+
+# srv_has_accepted PID COUNT: srv_accepted PID, and N is at least COUNT
+srv_has_accepted() {
 	srv_accepted "$1"
-	while [ $N -lt "$2" ] && [ $_i -lt 300 ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-		srv_accepted "$1"
-	done
 	[ $N -ge "$2" ]
 }
 

@@ -31,13 +31,47 @@ smc_setup() {
 		{ bad "smc_ueid add ISM-TEST"; exit 1; }
 }
 
-# wait_listen LOG: until the smc_xfer server writing LOG listens (10 s)
-wait_listen() {
-	i=0
-	while ! grep -q listening "$1" 2>/dev/null && [ $i -lt 100 ]; do
+# The waits below poll for their condition: a fixed sleep would be too
+# short under TCG emulation or let a KVM guest race past what it waits
+# for. Their deadlines are generous for the slowest (debug kernel, TCG)
+# and cost nothing when the condition comes early.
+
+# wait_for SECONDS COMMAND...: run COMMAND every 0.1 s until it succeeds;
+# fails if it has not within SECONDS
+wait_for() {
+	_left=$(($1 * 10))
+	shift
+	until "$@"; do
+		[ $_left -gt 0 ] || return 1
+		_left=$((_left - 1))
 		sleep 0.1
-		i=$((i + 1))
 	done
+}
+
+# wait_listen LOG: until the smc_xfer server writing LOG listens (30 s);
+# fails, with a "not ok" line, if it does not
+wait_listen() {
+	wait_for 30 grep -q listening "$1" 2>/dev/null ||
+		{ bad "no server listening after 30 s: $1"; return 1; }
+}
+
+# wait_port PORT: until a TCP socket listens on PORT (30 s), any program's
+# (an AF_SMC listener has one too); fails if none does
+wait_port() {
+	wait_for 30 grep -q "^ *[0-9]*: [0-9A-F]*:$(printf '%04X' "$1") [0-9A-F]*:0000 0A " \
+		/proc/net/tcp /proc/net/tcp6 2>/dev/null
+}
+
+# holding LOG COUNT: COUNT connections of the smc_xfer client or server
+# writing LOG have finished their transfer and hold (--hold)
+holding() {
+	[ "$(grep -c ': holding$' "$1" 2>/dev/null)" -ge "$2" ]
+}
+
+# wait_holding LOG COUNT: until holding LOG COUNT (60 s), so that a
+# removal ends idle connections, not ones still moving data; fails if not
+wait_holding() {
+	wait_for 60 holding "$1" "$2"
 }
 
 # wait_conns N PORT: until smc_ss lists N connection ends (not listeners)
