@@ -77,7 +77,7 @@ case_ "forced KVM that boots the probe is chosen" boots 0 kvm \
 case_ "a probe that hangs falls back to TCG at the probe's limit" hangs 0 tcg \
 	"^accel: tcg: .* present but the probe guest printed nothing in 2 s$"
 case_ "forced KVM whose probe hangs is an error, not a hung VM" hangs 1 "" \
-	"^accel: ISM_QEMU_ACCEL=kvm, but .* printed nothing in 2 s$" ISM_QEMU_ACCEL=kvm
+	"^accel: ISM_QEMU_ACCEL=kvm cannot be honoured: .* printed nothing in 2 s$" ISM_QEMU_ACCEL=kvm
 case_ "QEMU refusing KVM falls back to TCG, saying why" fails 0 tcg \
 	"QEMU failed under KVM \(last line: '.*failed to initialize kvm"
 case_ "no KVM device: TCG, and QEMU is not started" boots 0 tcg \
@@ -89,7 +89,7 @@ case_ "forced TCG: no probe" boots 0 tcg \
 	"^accel: tcg: forced by ISM_QEMU_ACCEL=tcg$" ISM_QEMU_ACCEL=tcg
 check "no probe ran with TCG forced" test ! -e "$tmp/args"
 case_ "forced KVM without a KVM device is an error" boots 1 "" \
-	"^accel: ISM_QEMU_ACCEL=kvm, but no " ISM_QEMU_ACCEL=kvm ISM_KVM_DEV="$tmp/nokvm"
+	"^accel: ISM_QEMU_ACCEL=kvm cannot be honoured: no " ISM_QEMU_ACCEL=kvm ISM_KVM_DEV="$tmp/nokvm"
 case_ "an unknown ISM_QEMU_ACCEL is an error" boots 1 "" \
 	"must be kvm or tcg, not 'hvf'" ISM_QEMU_ACCEL=hvf
 

@@ -32,7 +32,7 @@ probe_log=$ISM_BUILD/accel-probe.log
 # given fails instead.
 choose() {
 	if [ "$want" = kvm ] && [ "$1" != kvm ]; then
-		log "accel: ISM_QEMU_ACCEL=kvm, but $2"
+		log "accel: ISM_QEMU_ACCEL=kvm cannot be honoured: $2"
 		exit 1
 	fi
 	log "accel: $1: $2"
