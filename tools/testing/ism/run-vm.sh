@@ -4,9 +4,10 @@
 # run-vm.sh KERNEL INITRD LOG [KERNEL-ARG...]
 # Boot KERNEL with INITRD under QEMU; the serial console goes to LOG.
 # The VM powers itself off (reboot -f with -no-reboot); after
-# ISM_VM_TIMEOUT seconds (default 600) it is killed and this script
-# fails. With LOG "-" the console is interactive (-nographic; Ctrl-A X
-# quits QEMU).
+# ISM_VM_TIMEOUT seconds (default 600 under KVM, 1800 under TCG, which
+# runs the debug VM's tests in 10 to 15 minutes on a slow 2-core
+# machine) it is killed and this script fails. With LOG "-" the
+# console is interactive (-nographic; Ctrl-A X quits QEMU).
 #
 # The accelerator is decided once per make run (qemu_accel in lib.sh,
 # accel.sh): KVM only where a probe guest booted under it, else TCG;
@@ -20,12 +21,16 @@ kernel=$1
 initrd=$2
 logf=$3
 shift 3
-timeout_s=${ISM_VM_TIMEOUT:-600}
 
 qemu_accel || exit 1
 accel=$ISM_ACCEL_CHOSEN
 cpu=max
-[ "$accel" = kvm ] && cpu=host
+limit=1800
+if [ "$accel" = kvm ]; then
+	cpu=host
+	limit=600
+fi
+timeout_s=${ISM_VM_TIMEOUT:-$limit}
 # panic=-1: reboot at once on panic, which -no-reboot turns into exit.
 # oops=panic: the first oops ends the run rather than wedging it.
 # printk.devkmsg=on: don't rate-limit the protocol lines from /init.
