@@ -4,8 +4,8 @@
 # check.sh [lint]: the whole test (make check), or only the lint part
 # (make lint): packages, QEMU accelerator (accel.sh), test kernel, W=1 +
 # sparse build, checkpatch, kernel-doc, KUnit and e2e tests in the
-# debug VM, e2e tests on the stock kernel. Ends with one line "N passed, N failed"; exits 1 on any
-# failure.
+# debug VM, e2e tests on the stock kernel. Ends with one line "N passed,
+# N failed"; exits 1 on any failure.
 set -u
 . "$(dirname "$0")/lib.sh"
 ISM_RESULTS=$ISM_BUILD/results
