@@ -30,6 +30,8 @@ export PATH="$tmp/bin:$PATH" ISM_BUILD="$tmp/build" FAKE_QEMU_ARGS="$tmp/args"
 export ISM_KVM_DEV="$tmp/kvm" ISM_PROBE_KERNEL="$tmp/vmlinuz" ISM_KVM_PROBE_TIMEOUT=2
 unset ISM_ACCEL_CHOSEN ISM_QEMU_ACCEL ISM_QEMU_CPU
 n=0 failed=0
+# run_as: a command prefix for the case below; empty: this user
+run_as=
 
 # case DESCRIPTION FAKE_QEMU STATUS VERDICT REASON-REGEX [NAME=VALUE...]:
 # run accel.sh with the environment given; it must exit with STATUS,
@@ -41,7 +43,8 @@ case_() {
 	n=$((n + 1))
 	rm -f "$tmp/args"
 	t0=$(date +%s)
-	out=$(env FAKE_QEMU="$fake" "$@" "$ISM_TESTDIR/accel.sh" 2>"$tmp/err")
+	# shellcheck disable=SC2086
+	out=$(env FAKE_QEMU="$fake" "$@" $run_as "$ISM_TESTDIR/accel.sh" 2>"$tmp/err")
 	rc=$?
 	took=$(($(date +%s) - t0))
 	if [ $rc -eq "$status" ] && [ "$out" = "$verdict" ] &&
@@ -83,6 +86,17 @@ case_ "QEMU refusing KVM falls back to TCG, saying why" fails 0 tcg \
 case_ "no KVM device: TCG, and QEMU is not started" boots 0 tcg \
 	"^accel: tcg: no $tmp/nokvm$" ISM_KVM_DEV="$tmp/nokvm"
 check "no probe ran without a KVM device" test ! -e "$tmp/args"
+# A device the user may not open; root opens any file, so as root the
+# case runs as nobody (the temporary directory must let nobody in).
+chmod 755 "$tmp"
+: >"$tmp/kvm-locked"
+chmod 000 "$tmp/kvm-locked"
+[ "$(id -u)" = 0 ] && run_as="setpriv --reuid=65534 --regid=65534 --clear-groups"
+case_ "a KVM device the user cannot open: TCG, and QEMU is not started" boots 0 tcg \
+	"^accel: tcg: $tmp/kvm-locked is not readable and writable by [a-z]+$" \
+	ISM_KVM_DEV="$tmp/kvm-locked"
+run_as=
+check "no probe ran with an unusable KVM device" test ! -e "$tmp/args"
 case_ "no kernel to probe with: TCG" boots 0 tcg \
 	"no kernel to probe KVM with" ISM_PROBE_KERNEL="$tmp/none"
 case_ "forced TCG: no probe" boots 0 tcg \
