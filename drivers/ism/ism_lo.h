@@ -6,6 +6,7 @@
 #define _DRIVERS_ISM_LO_H
 
 #include <linux/ism.h>
+#include <linux/mutex.h>
 #include <linux/sizes.h>
 #include <linux/spinlock.h>
 
@@ -17,6 +18,15 @@
 #define ISM_LO_SLOT_BITS	20
 #define ISM_LO_MAX_SLOTS	(1U << ISM_LO_SLOT_BITS)
 #define ISM_LO_MAX_DMB_LEN	SZ_1M
+/*
+ * The max_dmbs parameter's limit. SMC 6.1 keeps one pointer per DMB index
+ * in a kcalloc()ed array, which the page allocator cannot give beyond 4
+ * MiB (524288 indexes); the limit stays well below, and far above what
+ * SMC-D hardware offers (1920).
+ */
+#define ISM_LO_MAX_DMBS		65536
+/* VLAN ids are 12 bits. */
+#define ISM_LO_VLANS		4096
 
 /**
  * struct ism_lo_dmb - a loopback DMB
@@ -44,6 +54,10 @@ struct ism_lo_dmb {
  * @list: entry in the driver's device list
  * @lock: protects @slots, @used, @next_slot and each DMB's @registered and
  *	@attached against writers; process context only
+ * @vlan_mutex: protects @vlans; a mutex, so the VLAN ops may sleep as the
+ *	contract allows, and the debug kernel catches a caller in atomic
+ *	context
+ * @vlans: the VLANs the device joined
  * @max_dmbs: number of slots
  * @next_slot: where the next search for a free slot starts
  * @used: bitmap of slots holding a DMB (registered or still attached)
@@ -53,6 +67,8 @@ struct ism_lo {
 	struct ism_dev *ism;
 	struct list_head list;
 	spinlock_t lock;
+	struct mutex vlan_mutex;
+	DECLARE_BITMAP(vlans, ISM_LO_VLANS);
 	u32 max_dmbs;
 	u32 next_slot;
 	unsigned long *used;
@@ -65,6 +81,9 @@ int ism_lo_register_dmb(struct ism_dev *ism, struct ism_dmb *dmb);
 int ism_lo_unregister_dmb(struct ism_dev *ism, struct ism_dmb *dmb);
 int ism_lo_attach_dmb(struct ism_dev *ism, struct ism_dmb *dmb);
 int ism_lo_detach_dmb(struct ism_dev *ism, u64 token);
+void ism_lo_vlans_init(struct ism_lo *lo);
+int ism_lo_add_vlan_id(struct ism_dev *ism, u64 vlan_id);
+int ism_lo_del_vlan_id(struct ism_dev *ism, u64 vlan_id);
 int ism_lo_move_data(struct ism_dev *ism, u64 token, unsigned int idx,
 		     bool sf, unsigned int offset, const void *data,
 		     unsigned int size);

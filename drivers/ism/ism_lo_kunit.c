@@ -74,10 +74,13 @@ static struct lo_test_state lo = {
 	.event_lock = __SPIN_LOCK_UNLOCKED(lo.event_lock),
 };
 
-static void lo_test_add_dev(struct ism_dev *dev)
+static struct ism_client lo_test_client;
+
+static int lo_test_add_dev(struct ism_dev *dev)
 {
 	if (!lo.dev && ism_get_chid(dev) == ISM_CHID_LOOPBACK)
 		WRITE_ONCE(lo.dev, dev);
+	return 0;
 }
 
 static void lo_test_remove_dev(struct ism_dev *dev)
@@ -177,12 +180,12 @@ static int lo_attach(struct kunit *test, struct ism_dmb *att, u64 token)
 
 	memset(att, 0, sizeof(*att));
 	att->token = token;
-	ret = ism_attach_dmb(lo.dev, att);
+	ret = ism_attach_dmb(lo.dev, att, &lo_test_client);
 	if (ret)
 		return ret;
 	if (lo.nr_attached == LO_TEST_MAX_ATTACHED) {
 		KUNIT_FAIL(test, "test bug: too many attachments\n");
-		ism_detach_dmb(lo.dev, token);
+		ism_detach_dmb(lo.dev, token, &lo_test_client);
 		return -EIO;
 	}
 	lo.attached[lo.nr_attached++] = token;
@@ -191,7 +194,7 @@ static int lo_attach(struct kunit *test, struct ism_dmb *att, u64 token)
 
 static int lo_detach(u64 token)
 {
-	int ret = ism_detach_dmb(lo.dev, token);
+	int ret = ism_detach_dmb(lo.dev, token, &lo_test_client);
 	unsigned int i;
 
 	if (ret)
@@ -861,13 +864,13 @@ static void lo_count(struct lo_stress *s, enum lo_stress_op op)
 static struct ism_client lo_churn_client;
 
 /* The churn client takes a DMB on the loopback device in each round. */
-static void lo_churn_add_dev(struct ism_dev *dev)
+static int lo_churn_add_dev(struct ism_dev *dev)
 {
 	struct lo_stress *s = READ_ONCE(lo_stress_ctx);
 	struct ism_dmb *dmb;
 
 	if (!s || dev != READ_ONCE(lo.dev))
-		return;
+		return 0;
 	LO_CHECK(s, !READ_ONCE(s->churn_in));
 	ism_set_priv(dev, &lo_churn_client, s);
 	dmb = &s->churn_dmb;
@@ -879,6 +882,7 @@ static void lo_churn_add_dev(struct ism_dev *dev)
 	if (s->churn_has_dmb)
 		lo_count(s, LO_OP_CLIENT_DMB);
 	WRITE_ONCE(s->churn_in, true);
+	return 0;
 }
 
 /* Every 16th round, starting with the first, the core releases the DMB. */
@@ -1055,7 +1059,7 @@ static void lo_stress_round(struct lo_stress_worker *w, unsigned int iter)
 	/* Attach; unregister and detach in an order that alternates. */
 	memset(&att, 0, sizeof(att));
 	att.token = dmb.token;
-	ret = ism_attach_dmb(lo.dev, &att);
+	ret = ism_attach_dmb(lo.dev, &att, &lo_test_client);
 	if (LO_CHECK(s, !ret)) {
 		lo_count(s, LO_OP_ATTACH);
 		mapped = LO_CHECK(s, att.cpu_addr == dmb.cpu_addr &&
@@ -1074,10 +1078,11 @@ static void lo_stress_round(struct lo_stress_worker *w, unsigned int iter)
 			if (mapped)
 				memset(att.cpu_addr, 0x5a, att.len);
 		}
-		ret = ism_detach_dmb(lo.dev, dmb.token);
+		ret = ism_detach_dmb(lo.dev, dmb.token, &lo_test_client);
 		if (LO_CHECK(s, !ret))
 			lo_count(s, LO_OP_DETACH);
-		LO_CHECK(s, ism_detach_dmb(lo.dev, dmb.token) == -ENOENT);
+		LO_CHECK(s, ism_detach_dmb(lo.dev, dmb.token,
+					   &lo_test_client) == -ENOENT);
 	}
 
 	events = atomic_read(&lo.events_by_code[w->id]);
@@ -1263,7 +1268,8 @@ static void lo_test_exit(struct kunit *test)
 	if (!lo.dev || !lo.live)
 		return;
 	while (lo.nr_attached) {
-		ism_detach_dmb(lo.dev, lo.attached[--lo.nr_attached]);
+		ism_detach_dmb(lo.dev, lo.attached[--lo.nr_attached],
+			       &lo_test_client);
 		left++;
 	}
 	for_each_set_bit(idx, lo.live, lo.max_dmbs) {
@@ -1316,3 +1322,4 @@ kunit_test_suites(&lo_suite, &lo_concurrency_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the ISM loopback device");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(ISM);

@@ -39,8 +39,9 @@ static void ism_lo_retire_dmb(struct ism_lo *lo, struct ism_lo_dmb *dmb)
 }
 
 /*
- * Free what writers left attached once the device is unregistered (the
- * core has unregistered every DMB by then) and the driver's tables.
+ * Free the driver's tables once the device is unregistered. The core has
+ * undone every DMB and attachment by then: a slot still in use is a bug,
+ * freed with a warning rather than leaked.
  */
 void ism_lo_dmbs_destroy(struct ism_lo *lo)
 {
@@ -50,6 +51,7 @@ void ism_lo_dmbs_destroy(struct ism_lo *lo)
 	if (lo->used && lo->slots) {
 		spin_lock(&lo->lock);
 		for_each_set_bit(slot, lo->used, lo->max_dmbs) {
+			WARN_ONCE(1, "ism_lo: slot %u still in use\n", slot);
 			dmb = rcu_dereference_protected(lo->slots[slot],
 					lockdep_is_held(&lo->lock));
 			ism_lo_retire_dmb(lo, dmb);

@@ -17,9 +17,13 @@ MODULE_PARM_DESC(num_devs, "number of loopback devices created at load (default 
 
 static unsigned int max_dmbs = 5000;
 module_param(max_dmbs, uint, 0444);
-MODULE_PARM_DESC(max_dmbs, "DMBs per device (default 5000, at most 1048576)");
+MODULE_PARM_DESC(max_dmbs, "DMBs per device (default 5000, at most "
+		 __stringify(ISM_LO_MAX_DMBS) ")");
 
-/* ism_lo_devices: the devices this module created; under ism_lo_mutex. */
+/* ism_lo_devices: the devices this module created; under ism_lo_mutex,
+ * which is never held across ism_dev_unregister(): that may wait for the
+ * clients' users, and creating or deleting another device must not.
+ */
 static DEFINE_MUTEX(ism_lo_mutex);
 static LIST_HEAD(ism_lo_devices);
 
@@ -45,13 +49,6 @@ static int ism_lo_signal_event(struct ism_dev *ism, const uuid_t *rgid,
 	return 0;
 }
 
-static u32 ism_lo_max_dmbs(struct ism_dev *ism)
-{
-	struct ism_lo *lo = ism_dev_priv(ism);
-
-	return lo->max_dmbs;
-}
-
 static u16 ism_lo_get_chid(struct ism_dev *ism)
 {
 	return ISM_CHID_LOOPBACK;
@@ -62,9 +59,10 @@ static const struct ism_device_ops ism_lo_ops = {
 	.register_dmb = ism_lo_register_dmb,
 	.unregister_dmb = ism_lo_unregister_dmb,
 	.move_data = ism_lo_move_data,
-	.max_dmbs = ism_lo_max_dmbs,
 	.get_chid = ism_lo_get_chid,
 	.signal_event = ism_lo_signal_event,
+	.add_vlan_id = ism_lo_add_vlan_id,
+	.del_vlan_id = ism_lo_del_vlan_id,
 	.attach_dmb = ism_lo_attach_dmb,
 	.detach_dmb = ism_lo_detach_dmb,
 };
@@ -83,11 +81,13 @@ static int ism_lo_create(const char *name)
 		return -ENOMEM;
 	lo = ism_dev_priv(ism);
 	lo->ism = ism;
+	ism_lo_vlans_init(lo);
 	ret = ism_lo_dmbs_init(lo, max_dmbs);
 	if (ret)
 		goto free;
 	uuid_gen(&ism->gid);
 	ism->max_dmb_len = ISM_LO_MAX_DMB_LEN;
+	ism->max_dmbs = max_dmbs;
 	ism->type = &ism_lo_type;
 	ret = dev_set_name(&ism->dev, "%s", name);
 	if (ret)
@@ -104,12 +104,11 @@ free:
 	return ret;
 }
 
-/* Caller holds ism_lo_mutex. */
+/* @lo is off the device list; no lock held: this may wait for clients. */
 static void ism_lo_destroy(struct ism_lo *lo)
 {
 	struct ism_dev *ism = lo->ism;
 
-	list_del(&lo->list);
 	ism_dev_unregister(ism);
 	ism_lo_dmbs_destroy(lo);
 	put_device(&ism->dev);
@@ -131,19 +130,21 @@ static int ism_lo_new_dev(const char *name, struct netlink_ext_ack *extack)
  */
 static int ism_lo_del_dev(struct ism_dev *ism, struct netlink_ext_ack *extack)
 {
-	struct ism_lo *lo;
-	int ret = -ENODEV;
+	struct ism_lo *lo, *found = NULL;
 
 	mutex_lock(&ism_lo_mutex);
 	list_for_each_entry(lo, &ism_lo_devices, list) {
 		if (lo->ism == ism) {
-			ism_lo_destroy(lo);
-			ret = 0;
+			list_del(&lo->list);
+			found = lo;
 			break;
 		}
 	}
 	mutex_unlock(&ism_lo_mutex);
-	return ret;
+	if (!found)
+		return -ENODEV;
+	ism_lo_destroy(found);
+	return 0;
 }
 
 static struct ism_dev_type ism_lo_type = {
@@ -156,11 +157,15 @@ static struct ism_dev_type ism_lo_type = {
 static void ism_lo_destroy_all(void)
 {
 	struct ism_lo *lo, *tmp;
+	LIST_HEAD(all);
 
 	mutex_lock(&ism_lo_mutex);
-	list_for_each_entry_safe_reverse(lo, tmp, &ism_lo_devices, list)
-		ism_lo_destroy(lo);
+	list_splice_init(&ism_lo_devices, &all);
 	mutex_unlock(&ism_lo_mutex);
+	list_for_each_entry_safe_reverse(lo, tmp, &all, list) {
+		list_del(&lo->list);
+		ism_lo_destroy(lo);
+	}
 }
 
 static int __init ism_lo_init(void)
@@ -169,8 +174,11 @@ static int __init ism_lo_init(void)
 	unsigned int i;
 	int ret = 0;
 
-	if (!max_dmbs || max_dmbs > ISM_LO_MAX_SLOTS)
+	if (!max_dmbs || max_dmbs > ISM_LO_MAX_DMBS) {
+		pr_err("ism_lo: max_dmbs=%u: must be 1 to %u\n", max_dmbs,
+		       ISM_LO_MAX_DMBS);
 		return -EINVAL;
+	}
 
 	mutex_lock(&ism_lo_mutex);
 	for (i = 0; i < num_devs && !ret; i++) {
@@ -200,4 +208,5 @@ module_init(ism_lo_init);
 module_exit(ism_lo_exit);
 
 MODULE_DESCRIPTION("ISM loopback device");
+MODULE_IMPORT_NS(ISM);
 MODULE_LICENSE("GPL");

@@ -15,10 +15,13 @@
 #define _LINUX_ISM_H
 
 #include <linux/device.h>
+#include <linux/atomic.h>
 #include <linux/errno.h>
+#include <linux/mutex.h>
 #include <linux/overflow.h>
 #include <linux/percpu.h>
 #include <linux/rwsem.h>
+#include <linux/spinlock.h>
 #include <linux/tracepoint-defs.h>
 #include <linux/types.h>
 #include <linux/u64_stats_sync.h>
@@ -97,27 +100,36 @@ struct ism_event {
 /**
  * struct ism_client - a user of ISM devices
  * @name: name of the client, for logs and netlink
- * @add_dev: mandatory; a device became available to the client. Process
- *	context, called with the core's registry mutex held: it must not
- *	register or unregister clients or devices. The client may register
- *	DMBs from here.
- * @remove_dev: mandatory; the device or the client is going away. Same
- *	context as @add_dev. The client must stop using the device and
- *	unregister its DMBs before returning.
- * @handle_irq: optional; a peer signalled DMB @idx of this client with
- *	bits @dmbemask set. May run in hard-irq context: must not sleep.
- *	Signals may be coalesced, and one may arrive spuriously for a newly
- *	registered DMB that reuses the index of one just unregistered.
+ * @add_dev: mandatory; a device became available to the client. Return 0
+ *	to use it, or a negative errno to refuse it: the core then calls no
+ *	other callback of the client for the device, releases what the client
+ *	registered on it, and shows the client as refusing it (``ismctl dev``).
+ *	Process context, with the device's own client lock held and no global
+ *	lock: it must not register or unregister clients or devices. The
+ *	client may register DMBs from here.
+ * @remove_dev: mandatory; the device or the client is going away. Called
+ *	only after @add_dev returned 0, in the same context. The client must
+ *	stop using the device and unregister its DMBs and attachments before
+ *	returning. It may wait (SMC waits for its applications to close their
+ *	sockets): that delays only this device's removal or this client's
+ *	unregistration, not other devices, clients or netlink readers.
+ * @handle_irq: optional; a peer signalled DMB @idx (the DMB's index, as
+ *	ism_register_dmb() returned it) of this client; @dmbemask has the
+ *	dmbe bits (see ism_move_data()) that were set since the last call.
+ *	May run in hard-irq context: must not sleep. Signals may be
+ *	coalesced, and one may arrive spuriously for a newly registered DMB
+ *	that reuses the index of one just unregistered.
  * @handle_event: optional; the device reported @event. May run in hard-irq
  *	context: must not sleep.
  * @id: set by the core: the client's slot, valid while registered
  *
  * @handle_irq and @handle_event are called under rcu_read_lock() only
- * between the end of @add_dev and the start of @remove_dev for that device.
+ * between the end of a successful @add_dev and the start of @remove_dev
+ * for that device.
  */
 struct ism_client {
 	const char *name;
-	void (*add_dev)(struct ism_dev *dev);
+	int (*add_dev)(struct ism_dev *dev);
 	void (*remove_dev)(struct ism_dev *dev);
 	void (*handle_irq)(struct ism_dev *dev, unsigned int idx, u16 dmbemask);
 	void (*handle_event)(struct ism_dev *dev, const struct ism_event *event);
@@ -130,8 +142,9 @@ void ism_unregister_client(struct ism_client *client);
 int ism_register_dmb(struct ism_dev *dev, struct ism_dmb *dmb,
 		     struct ism_client *client);
 int ism_unregister_dmb(struct ism_dev *dev, struct ism_dmb *dmb);
-int ism_attach_dmb(struct ism_dev *dev, struct ism_dmb *dmb);
-int ism_detach_dmb(struct ism_dev *dev, u64 token);
+int ism_attach_dmb(struct ism_dev *dev, struct ism_dmb *dmb,
+		   struct ism_client *client);
+int ism_detach_dmb(struct ism_dev *dev, u64 token, struct ism_client *client);
 int ism_query_remote_gid(struct ism_dev *dev, const uuid_t *rgid,
 			 u32 vid_valid, u32 vid);
 int ism_signal_event(struct ism_dev *dev, const uuid_t *rgid,
@@ -140,8 +153,11 @@ int ism_add_vlan_id(struct ism_dev *dev, u64 vlan_id);
 int ism_del_vlan_id(struct ism_dev *dev, u64 vlan_id);
 void ism_get_local_gid(const struct ism_dev *dev, uuid_t *gid);
 u16 ism_get_chid(struct ism_dev *dev);
-u32 ism_get_max_dmbs(struct ism_dev *dev);
+u32 ism_get_max_dmbs(const struct ism_dev *dev);
+u32 ism_get_max_dmb_len(const struct ism_dev *dev);
+bool ism_dev_can_attach(const struct ism_dev *dev);
 const char *ism_dev_name(const struct ism_dev *dev);
+struct device *ism_dev_device(struct ism_dev *dev);
 
 /* ======================= Device driver API ======================== */
 
@@ -164,15 +180,17 @@ const char *ism_dev_name(const struct ism_dev *dev);
  *	the destination itself (an attached writer) but must not partly
  *	overlap it. Any context in
  *	which the caller may be, including softirq; must not sleep.
- * @max_dmbs: mandatory; number of DMB indexes of the device. Any context.
  * @get_chid: mandatory; the fabric id. Any context.
- * @signal_event: optional; send a software event to @rgid.
- * @add_vlan_id: optional; join VLAN @vlan_id.
- * @del_vlan_id: optional; leave VLAN @vlan_id.
+ * @signal_event: optional; send a software event to @rgid. Process or
+ *	softirq context; must not sleep.
+ * @add_vlan_id: optional; join VLAN @vlan_id. Process context, may sleep.
+ * @del_vlan_id: optional; leave VLAN @vlan_id. Process context, may sleep.
  * @attach_dmb: optional, with @detach_dmb; map the peer DMB @dmb->token
- *	for zero-copy writing: fill cpu_addr and len. The DMB stays valid
- *	until @detach_dmb, even if its owner unregisters it first.
- * @detach_dmb: optional, with @attach_dmb; undo one @attach_dmb.
+ *	for zero-copy writing: fill cpu_addr, len and idx. The memory stays
+ *	valid until the matching @detach_dmb, even if its owner unregisters
+ *	the DMB first. Process context, may sleep.
+ * @detach_dmb: optional, with @attach_dmb; undo one @attach_dmb of @token.
+ *	The core calls it once per successful @attach_dmb. Process context.
  *
  * The core copies the driver's const template into each &struct ism_dev,
  * so the data path is one indirect call with no extra dereference.
@@ -185,7 +203,6 @@ struct ism_device_ops {
 	int (*move_data)(struct ism_dev *dev, u64 token, unsigned int idx,
 			 bool sf, unsigned int offset, const void *data,
 			 unsigned int size);
-	u32 (*max_dmbs)(struct ism_dev *dev);
 	u16 (*get_chid)(struct ism_dev *dev);
 	int (*signal_event)(struct ism_dev *dev, const uuid_t *rgid,
 			    u32 trigger_irq, u32 event_code, u64 info);
@@ -244,14 +261,28 @@ struct ism_pcpu_stats {
  *	ism_dev_register()
  * @gid: the device's GID; set by the driver before ism_dev_register()
  * @max_dmb_len: largest DMB the device accepts; set by the driver
+ * @max_dmbs: number of DMB indexes: every DMB index is below it. Set by
+ *	the driver before ism_dev_register() and constant from then on
  * @type: the device's type; set by the driver, may stay NULL if the
  *	driver registers no type
  * @list: core: entry in the device registry
+ * @clients_mutex: core: serialises the add_dev and remove_dev calls for
+ *	this device, see net/ism/ism_core.h
+ * @going: core: ism_dev_unregister() has begun; no client is added
+ * @del_queued: core: a netlink DEV_DEL of the device is pending
+ * @added: core: bit N set from the call of client N's add_dev until its
+ *	remove_dev returned
+ * @refused: core: bit N set while client N refuses the device
  * @dmbs: core: DMB index to the core's record of the DMB and its owner
+ * @dmb_count: core: number of records in @dmbs
+ * @client_dmbs: core: number of records in @dmbs owned by each client
+ * @attached: core: the zero-copy attachments, &struct ism_attachment
+ * @attach_lock: core: protects @attached
  * @clients: core: clients attached to this device, RCU-protected
  * @client_priv: core: each client's private pointer for this device
- * @dmbs_closed: core: bit N set from the start of client N's detach from
- *	this device until it is attached again: DMB registrations for it fail
+ * @dmbs_closed: core: bit N clear only while client N may register DMBs
+ *	and attachments on this device: from just before its add_dev to the
+ *	start of its detach
  * @dmbs_open: core: held for reading by DMB registrations, for writing
  *	to set a bit of @dmbs_closed
  * @stats: core: the device's counters, see ism_stat_add()
@@ -266,9 +297,19 @@ struct ism_dev {
 	struct device dev;
 	uuid_t gid;
 	u32 max_dmb_len;
+	u32 max_dmbs;
 	const struct ism_dev_type *type;
 	struct list_head list;
+	struct mutex clients_mutex;
+	bool going;
+	bool del_queued;
+	unsigned long added;
+	unsigned long refused;
 	struct xarray dmbs;
+	atomic_t dmb_count;
+	atomic_t client_dmbs[ISM_MAX_CLIENTS];
+	struct list_head attached;
+	spinlock_t attach_lock;
 	struct ism_client __rcu *clients[ISM_MAX_CLIENTS];
 	void *client_priv[ISM_MAX_CLIENTS];
 	unsigned long dmbs_closed;

@@ -14,12 +14,6 @@
 #include "ism_core.h"
 #include "ism_trace.h"
 
-static bool ism_client_registered(const struct ism_client *client)
-{
-	return client->id < ISM_MAX_CLIENTS &&
-	       READ_ONCE(ism_clients[client->id]) == client;
-}
-
 /**
  * ism_register_dmb() - register a DMB for a client
  * @dev: device the client was given by add_dev
@@ -32,10 +26,12 @@ static bool ism_client_registered(const struct ism_client *client)
  * while its remove_dev runs cannot outlive the detach.
  *
  * Return: 0; -EINVAL for a NULL argument, an unregistered client, or a
- * length of 0 or above the device's max_dmb_len; -ENODEV if the client's
- * detach from @dev has begun; -ENOMEM; -EIO if the device returned an
- * index it already uses or one not below max_dmbs (a driver bug); or the
- * device's error (-ENOSPC when all indexes are in use).
+ * length of 0 or above the device's max_dmb_len; -ENODEV if the client was
+ * not added to @dev or its detach from @dev has begun (also when @dev is
+ * being removed); -ENOMEM; -EIO if the device returned an index it already
+ * uses or one not below max_dmbs, or a dma_addr of 0 (a driver bug: SMC
+ * 6.1 never frees such a DMB); or the device's error (-ENOSPC when all
+ * indexes are in use).
  */
 int ism_register_dmb(struct ism_dev *dev, struct ism_dmb *dmb,
 		     struct ism_client *client)
@@ -67,15 +63,17 @@ int ism_register_dmb(struct ism_dev *dev, struct ism_dmb *dmb,
 	rec->client = client;
 	rec->client_id = client->id;
 	ret = -EIO;
-	if (dmb->idx < dev->ops.max_dmbs(dev))
+	if (dmb->idx < dev->max_dmbs && dmb->dma_addr)
 		ret = xa_insert(&dev->dmbs, dmb->idx, rec, GFP_KERNEL);
 	if (ret) {
-		dev_err(&dev->dev, "cannot record DMB index %u: %d\n",
-			dmb->idx, ret);
+		dev_err(&dev->dev, "cannot record DMB index %u (dma_addr %s): %d\n",
+			dmb->idx, dmb->dma_addr ? "set" : "0", ret);
 		dev->ops.unregister_dmb(dev, dmb);
 		ret = ret == -EBUSY ? -EIO : ret;
 		goto unlock;
 	}
+	atomic_inc(&dev->dmb_count);
+	atomic_inc(&dev->client_dmbs[client->id]);
 	up_read(&dev->dmbs_open);
 	ism_stat_add(dev, ISM_STAT_ATTR_DMBS_REGISTERED, 1);
 	trace_ism_dmb_register(dev, client, dmb, 0);
@@ -89,13 +87,15 @@ out:
 	trace_ism_dmb_register(dev, client, dmb, ret);
 	return ret;
 }
-EXPORT_SYMBOL_GPL(ism_register_dmb);
+EXPORT_SYMBOL_NS_GPL(ism_register_dmb, ISM);
 
 /* Called for a record already erased from the xarray. */
 static int ism_release_dmb(struct ism_dev *dev, struct ism_dmb_rec *rec)
 {
 	int ret = dev->ops.unregister_dmb(dev, &rec->dmb);
 
+	atomic_dec(&dev->client_dmbs[rec->client_id]);
+	atomic_dec(&dev->dmb_count);
 	ism_stat_add(dev, ret ? ism_stat_error(ret) :
 		     ISM_STAT_ATTR_DMBS_UNREGISTERED, 1);
 	trace_ism_dmb_unregister(dev, rec->dmb.token, rec->dmb.idx, ret);
@@ -135,10 +135,11 @@ int ism_unregister_dmb(struct ism_dev *dev, struct ism_dmb *dmb)
 
 	return ism_release_dmb(dev, rec);
 }
-EXPORT_SYMBOL_GPL(ism_unregister_dmb);
+EXPORT_SYMBOL_NS_GPL(ism_unregister_dmb, ISM);
 
 /* Release what @client still holds on @dev after its remove_dev ran.
- * Caller holds ism_registry_mutex; @client's handlers no longer run for @dev.
+ * Caller holds dev->clients_mutex; @client's handlers no longer run for
+ * @dev and it can register no more DMBs there.
  */
 void ism_release_client_dmbs(struct ism_dev *dev, struct ism_client *client)
 {
@@ -164,16 +165,4 @@ void ism_release_client_dmbs(struct ism_dev *dev, struct ism_client *client)
 	if (left)
 		dev_warn(&dev->dev, "client %s left %u DMBs registered; released them\n",
 			 client->name, left);
-}
-
-/* Any context; the count may be stale by the time it is used. */
-unsigned int ism_dev_dmb_count(struct ism_dev *dev)
-{
-	struct ism_dmb_rec *rec;
-	unsigned int count = 0;
-	unsigned long idx;
-
-	xa_for_each(&dev->dmbs, idx, rec)
-		count++;
-	return count;
 }

@@ -8,6 +8,7 @@
 #include <linux/module.h>
 
 #include "ism_core.h"
+#include "ism_trace.h"
 
 /* Count a failed device request in the device's error counters. */
 static int ism_count_error(struct ism_dev *dev, int ret)
@@ -16,47 +17,6 @@ static int ism_count_error(struct ism_dev *dev, int ret)
 		ism_stat_add(dev, ism_stat_error(ret), 1);
 	return ret;
 }
-
-/**
- * ism_attach_dmb() - map a peer's DMB for zero-copy writing
- * @dev: local device
- * @dmb: token set by the caller; the device fills cpu_addr and len
- *
- * The mapping stays valid until ism_detach_dmb(), even if the owner
- * unregisters the DMB first. Process context.
- *
- * Return: 0; -EINVAL for a NULL argument; -EOPNOTSUPP if the device cannot
- * attach; -ENOENT for an unknown token; or the device's error.
- */
-int ism_attach_dmb(struct ism_dev *dev, struct ism_dmb *dmb)
-{
-	if (!dev || !dmb)
-		return -EINVAL;
-	if (!dev->ops.attach_dmb)
-		return -EOPNOTSUPP;
-	return ism_count_error(dev, dev->ops.attach_dmb(dev, dmb));
-}
-EXPORT_SYMBOL_GPL(ism_attach_dmb);
-
-/**
- * ism_detach_dmb() - undo one ism_attach_dmb()
- * @dev: local device
- * @token: token of the attached DMB
- *
- * Process context.
- *
- * Return: 0; -EINVAL for a NULL device; -EOPNOTSUPP if the device cannot
- * attach; -ENOENT if @token is not attached.
- */
-int ism_detach_dmb(struct ism_dev *dev, u64 token)
-{
-	if (!dev)
-		return -EINVAL;
-	if (!dev->ops.detach_dmb)
-		return -EOPNOTSUPP;
-	return ism_count_error(dev, dev->ops.detach_dmb(dev, token));
-}
-EXPORT_SYMBOL_GPL(ism_detach_dmb);
 
 /**
  * ism_query_remote_gid() - can this device reach a peer?
@@ -77,7 +37,7 @@ int ism_query_remote_gid(struct ism_dev *dev, const uuid_t *rgid,
 		return -EINVAL;
 	return dev->ops.query_remote_gid(dev, rgid, vid_valid, vid);
 }
-EXPORT_SYMBOL_GPL(ism_query_remote_gid);
+EXPORT_SYMBOL_NS_GPL(ism_query_remote_gid, ISM);
 
 /**
  * ism_signal_event() - send a software event to a peer
@@ -106,46 +66,56 @@ int ism_signal_event(struct ism_dev *dev, const uuid_t *rgid,
 		ism_stat_add(dev, ISM_STAT_ATTR_EVENTS_SENT, 1);
 	return ism_count_error(dev, ret);
 }
-EXPORT_SYMBOL_GPL(ism_signal_event);
+EXPORT_SYMBOL_NS_GPL(ism_signal_event, ISM);
+
+/* Both VLAN helpers: the op, then the ism_vlan tracepoint. */
+static int ism_vlan_op(struct ism_dev *dev, u64 vlan_id, bool join)
+{
+	int (*op)(struct ism_dev *dev, u64 vlan_id);
+	int ret;
+
+	if (!dev)
+		return -EINVAL;
+	op = join ? dev->ops.add_vlan_id : dev->ops.del_vlan_id;
+	if (!op)
+		return -EOPNOTSUPP;
+	might_sleep();
+	ret = op(dev, vlan_id);
+	trace_ism_vlan(dev, vlan_id, join, ret);
+	return ism_count_error(dev, ret);
+}
 
 /**
  * ism_add_vlan_id() - join a VLAN
  * @dev: local device
  * @vlan_id: VLAN id
  *
- * Process context.
+ * Joins are not counted: a VLAN joined twice is left by one
+ * ism_del_vlan_id(). Process context; may sleep.
  *
  * Return: 0; -EINVAL for a NULL device; -EOPNOTSUPP if the device has no
  * VLAN support; or the device's error.
  */
 int ism_add_vlan_id(struct ism_dev *dev, u64 vlan_id)
 {
-	if (!dev)
-		return -EINVAL;
-	if (!dev->ops.add_vlan_id)
-		return -EOPNOTSUPP;
-	return dev->ops.add_vlan_id(dev, vlan_id);
+	return ism_vlan_op(dev, vlan_id, true);
 }
-EXPORT_SYMBOL_GPL(ism_add_vlan_id);
+EXPORT_SYMBOL_NS_GPL(ism_add_vlan_id, ISM);
 
 /**
  * ism_del_vlan_id() - leave a VLAN
  * @dev: local device
  * @vlan_id: VLAN id
  *
- * Process context.
+ * Process context; may sleep.
  *
  * Return: as ism_add_vlan_id().
  */
 int ism_del_vlan_id(struct ism_dev *dev, u64 vlan_id)
 {
-	if (!dev)
-		return -EINVAL;
-	if (!dev->ops.del_vlan_id)
-		return -EOPNOTSUPP;
-	return dev->ops.del_vlan_id(dev, vlan_id);
+	return ism_vlan_op(dev, vlan_id, false);
 }
-EXPORT_SYMBOL_GPL(ism_del_vlan_id);
+EXPORT_SYMBOL_NS_GPL(ism_del_vlan_id, ISM);
 
 /**
  * ism_get_local_gid() - the device's GID
@@ -158,7 +128,7 @@ void ism_get_local_gid(const struct ism_dev *dev, uuid_t *gid)
 {
 	uuid_copy(gid, &dev->gid);
 }
-EXPORT_SYMBOL_GPL(ism_get_local_gid);
+EXPORT_SYMBOL_NS_GPL(ism_get_local_gid, ISM);
 
 /**
  * ism_get_chid() - the device's fabric id
@@ -172,22 +142,51 @@ u16 ism_get_chid(struct ism_dev *dev)
 {
 	return dev->ops.get_chid(dev);
 }
-EXPORT_SYMBOL_GPL(ism_get_chid);
+EXPORT_SYMBOL_NS_GPL(ism_get_chid, ISM);
 
 /**
  * ism_get_max_dmbs() - the number of DMB indexes of the device
  * @dev: device
  *
- * Clients size per-DMB arrays with it: every DMB index is below it.
- * Any context.
+ * Clients size per-DMB arrays with it: every DMB index is below it. A
+ * constant of the device. Any context.
  *
  * Return: the number of indexes.
  */
-u32 ism_get_max_dmbs(struct ism_dev *dev)
+u32 ism_get_max_dmbs(const struct ism_dev *dev)
 {
-	return dev->ops.max_dmbs(dev);
+	return dev->max_dmbs;
 }
-EXPORT_SYMBOL_GPL(ism_get_max_dmbs);
+EXPORT_SYMBOL_NS_GPL(ism_get_max_dmbs, ISM);
+
+/**
+ * ism_get_max_dmb_len() - the largest DMB the device accepts
+ * @dev: device
+ *
+ * A constant of the device. Any context.
+ *
+ * Return: the length in bytes; ism_register_dmb() refuses longer ones.
+ */
+u32 ism_get_max_dmb_len(const struct ism_dev *dev)
+{
+	return dev->max_dmb_len;
+}
+EXPORT_SYMBOL_NS_GPL(ism_get_max_dmb_len, ISM);
+
+/**
+ * ism_dev_can_attach() - whether the device supports zero-copy attachments
+ * @dev: device
+ *
+ * Any context.
+ *
+ * Return: true if ism_attach_dmb() can succeed on @dev; false if it
+ * always returns -EOPNOTSUPP.
+ */
+bool ism_dev_can_attach(const struct ism_dev *dev)
+{
+	return dev->ops.attach_dmb;
+}
+EXPORT_SYMBOL_NS_GPL(ism_dev_can_attach, ISM);
 
 /**
  * ism_dev_name() - the device's name
@@ -201,4 +200,20 @@ const char *ism_dev_name(const struct ism_dev *dev)
 {
 	return dev_name(&dev->dev);
 }
-EXPORT_SYMBOL_GPL(ism_dev_name);
+EXPORT_SYMBOL_NS_GPL(ism_dev_name, ISM);
+
+/**
+ * ism_dev_device() - the device's &struct device, in class ``ism``
+ * @dev: device
+ *
+ * For clients to give their own objects a parent (the SMC-D bridge puts
+ * SMC's device below it) and for dev_*() logging. A client's children of
+ * it must be gone when its remove_dev returns. Any context.
+ *
+ * Return: the device; valid while @dev is.
+ */
+struct device *ism_dev_device(struct ism_dev *dev)
+{
+	return &dev->dev;
+}
+EXPORT_SYMBOL_NS_GPL(ism_dev_device, ISM);

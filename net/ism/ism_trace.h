@@ -48,6 +48,21 @@ TRACE_EVENT(ism_dmb_unregister,
 		      __entry->token, __entry->idx, __entry->ret)
 );
 
+TRACE_EVENT(ism_vlan,
+	    TP_PROTO(struct ism_dev *dev, u64 vid, bool join, int ret),
+	    TP_ARGS(dev, vid, join, ret),
+	    TP_STRUCT__entry(__string(dev, ism_dev_name(dev))
+			     __field(u64, vid)
+			     __field(bool, join)
+			     __field(int, ret)),
+	    TP_fast_assign(__assign_str(dev, ism_dev_name(dev));
+			   __entry->vid = vid;
+			   __entry->join = join;
+			   __entry->ret = ret;),
+	    TP_printk("dev=%s vid=%llu join=%d ret=%d", __get_str(dev),
+		      __entry->vid, __entry->join, __entry->ret)
+);
+
 TRACE_EVENT(ism_move_data,
 	    TP_PROTO(struct ism_dev *dev, u64 token, unsigned int offset,
 		     unsigned int size, bool sf, int ret),

@@ -2,9 +2,11 @@
 /*
  * ISM core: the "ism" generic netlink family (include/uapi/linux/ism.h).
  *
- * Handlers run in process context and take ism_registry_mutex themselves;
- * genetlink serialises them (no parallel_ops). Requests are validated
- * strictly: unknown attributes are rejected.
+ * Handlers run in process context and take ism_registry_mutex themselves,
+ * briefly; with parallel_ops genetlink does not serialise them under its
+ * global genl_mutex, so nothing a handler waits for can hold up other
+ * families. Requests are validated strictly: unknown attributes are
+ * rejected.
  */
 #include <kunit/visibility.h>
 #include <linux/module.h>
@@ -59,6 +61,7 @@ struct genl_family ism_nl_family __ro_after_init = {
 	.maxattr = ISM_ATTR_MAX,
 	.policy = ism_nl_policy,
 	.netnsok = true,
+	.parallel_ops = true,
 	.module = THIS_MODULE,
 	.ops = ism_nl_ops,
 	.n_ops = ARRAY_SIZE(ism_nl_ops),
@@ -66,10 +69,18 @@ struct genl_family ism_nl_family __ro_after_init = {
 
 int ism_netlink_init(void)
 {
-	return genl_register_family(&ism_nl_family);
+	int ret = ism_nl_del_init();
+
+	if (ret)
+		return ret;
+	ret = genl_register_family(&ism_nl_family);
+	if (ret)
+		ism_nl_del_exit();
+	return ret;
 }
 
 void ism_netlink_exit(void)
 {
 	genl_unregister_family(&ism_nl_family);
+	ism_nl_del_exit();
 }

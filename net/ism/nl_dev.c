@@ -5,29 +5,52 @@
  */
 #include <kunit/visibility.h>
 #include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
 
 #include "ism_core.h"
 #include "ism_netlink.h"
 
-static int ism_nl_put_clients(struct sk_buff *skb, struct ism_dev *dev)
+/* The names of the clients in @slots, as a nest @type of client names.
+ * Caller holds ism_registry_mutex: the clients keep their slots.
+ */
+static int ism_nl_put_client_names(struct sk_buff *skb, int type,
+				   unsigned long slots)
 {
-	struct ism_client *client;
 	struct nlattr *nest;
-	int i;
+	unsigned int i;
 
-	nest = nla_nest_start(skb, ISM_ATTR_DEV_CLIENTS);
+	nest = nla_nest_start(skb, type);
 	if (!nest)
 		return -EMSGSIZE;
-	for (i = 0; i < ISM_MAX_CLIENTS; i++) {
-		client = rcu_dereference_protected(dev->clients[i],
-						   lockdep_is_held(&ism_registry_mutex));
-		if (client &&
-		    nla_put_string(skb, ISM_ATTR_CLIENT_NAME, client->name)) {
+	for_each_set_bit(i, &slots, ISM_MAX_CLIENTS) {
+		if (nla_put_string(skb, ISM_ATTR_CLIENT_NAME,
+				   ism_clients[i]->name)) {
 			nla_nest_cancel(skb, nest);
 			return -EMSGSIZE;
 		}
 	}
 	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* Attached: added and published, so not while add_dev runs or after the
+ * detach began. Caller holds ism_registry_mutex.
+ */
+static int ism_nl_put_clients(struct sk_buff *skb, struct ism_dev *dev)
+{
+	unsigned long slots = 0;
+	unsigned int i;
+
+	for (i = 0; i < ISM_MAX_CLIENTS; i++)
+		if (rcu_access_pointer(dev->clients[i]))
+			__set_bit(i, &slots);
+	if (ism_nl_put_client_names(skb, ISM_ATTR_DEV_CLIENTS, slots))
+		return -EMSGSIZE;
+	if (dev->refused &&
+	    ism_nl_put_client_names(skb, ISM_ATTR_DEV_CLIENTS_REFUSED,
+				    dev->refused))
+		return -EMSGSIZE;
 	return 0;
 }
 
@@ -60,7 +83,8 @@ static int ism_nl_put_stats(struct sk_buff *skb, struct ism_dev *dev)
  * @seq: sequence number of the request
  * @flags: netlink message flags (%NLM_F_MULTI in dumps)
  *
- * Caller holds ism_registry_mutex.
+ * Caller holds ism_registry_mutex. Constant time per device: counters,
+ * not walks, so that no reader holds the mutex for long.
  *
  * Return: 0, or -EMSGSIZE with @skb unchanged if the message does not fit.
  */
@@ -81,9 +105,11 @@ int ism_nl_fill_dev(struct sk_buff *skb, struct ism_dev *dev, u32 portid,
 	    nla_put_u16(skb, ISM_ATTR_DEV_CHID, ism_get_chid(dev)) ||
 	    (parent &&
 	     nla_put_string(skb, ISM_ATTR_DEV_PARENT, dev_name(parent))) ||
-	    nla_put_u32(skb, ISM_ATTR_DEV_MAX_DMBS, ism_get_max_dmbs(dev)) ||
+	    nla_put_u32(skb, ISM_ATTR_DEV_MAX_DMBS, dev->max_dmbs) ||
 	    nla_put_u32(skb, ISM_ATTR_DEV_MAX_DMB_LEN, dev->max_dmb_len) ||
-	    nla_put_u32(skb, ISM_ATTR_DEV_DMBS, ism_dev_dmb_count(dev)) ||
+	    nla_put_u32(skb, ISM_ATTR_DEV_DMBS, atomic_read(&dev->dmb_count)) ||
+	    ((dev->going || dev->del_queued) &&
+	     nla_put_flag(skb, ISM_ATTR_DEV_GOING)) ||
 	    ism_nl_put_clients(skb, dev) || ism_nl_put_stats(skb, dev)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
@@ -128,10 +154,10 @@ static struct ism_dev *ism_nl_dev_by_attr(struct genl_info *info, int *err)
  * ism_nl_dev_msg() - the reply to ISM_CMD_DEV_GET for one device
  * @info: the request; ISM_ATTR_DEV_NAME is required
  *
- * Takes the registry mutex.
+ * Takes the registry mutex, killably.
  *
  * Return: the message, or an ERR_PTR(): -EINVAL without a name, -ENODEV
- * for an unknown device, -ENOMEM.
+ * for an unknown device, -ENOMEM, -EINTR if killed while waiting.
  */
 struct sk_buff *ism_nl_dev_msg(struct genl_info *info)
 {
@@ -142,7 +168,10 @@ struct sk_buff *ism_nl_dev_msg(struct genl_info *info)
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
 		return ERR_PTR(-ENOMEM);
-	mutex_lock(&ism_registry_mutex);
+	if (mutex_lock_killable(&ism_registry_mutex)) {
+		nlmsg_free(msg);
+		return ERR_PTR(-EINTR);
+	}
 	dev = ism_nl_dev_by_attr(info, &err);
 	if (dev)
 		err = ism_nl_fill_dev(msg, dev, info->snd_portid,
@@ -177,14 +206,16 @@ int ism_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
  * @skb: buffer for the next part of the dump
  * @cb: dump state; args[0] counts the devices already sent
  *
- * Return: the length put in @skb, 0 when the dump is complete.
+ * Return: the length put in @skb, 0 when the dump is complete, -EINTR if
+ * killed while waiting for the registry.
  */
 int ism_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	unsigned long pos = 0;
 	struct ism_dev *dev;
 
-	mutex_lock(&ism_registry_mutex);
+	if (mutex_lock_killable(&ism_registry_mutex))
+		return -EINTR;
 	list_for_each_entry(dev, &ism_devices, list) {
 		if (pos++ < cb->args[0])
 			continue;
@@ -250,43 +281,125 @@ put:
 EXPORT_SYMBOL_IF_KUNIT(ism_nl_dev_new_doit);
 
 /**
- * ism_nl_dev_del_doit() - ISM_CMD_DEV_DEL: delete a device
+ * struct ism_nl_del - a device deletion requested over netlink
+ * @work: runs the driver's del_dev
+ * @dev: the device, with a reference
+ * @type: its type, with a reference on the driver module
+ */
+struct ism_nl_del {
+	struct work_struct work;
+	struct ism_dev *dev;
+	const struct ism_dev_type *type;
+};
+
+static struct workqueue_struct *ism_nl_del_wq;
+
+/* A client may make the deletion wait for its users (SMC for applications
+ * holding sockets), so it runs here rather than in the netlink handler:
+ * the requester is not stuck in the kernel, and no netlink lock is held
+ * while it waits.
+ */
+static void ism_nl_del_work(struct work_struct *work)
+{
+	struct ism_nl_del *del = container_of(work, struct ism_nl_del, work);
+	int err = del->type->del_dev(del->dev, NULL);
+
+	/* -ENODEV: the driver removed it meanwhile, as asked. */
+	if (err && err != -ENODEV)
+		dev_err(&del->dev->dev, "cannot delete: %d\n", err);
+	mutex_lock(&ism_registry_mutex);
+	del->dev->del_queued = false;
+	mutex_unlock(&ism_registry_mutex);
+	put_device(&del->dev->dev);
+	ism_dev_type_put(del->type);
+	kfree(del);
+}
+
+/* Caller holds ism_registry_mutex. Return: 0 with @del set up, or an
+ * error with a message in @extack.
+ */
+static int ism_nl_del_prepare(struct ism_nl_del *del, struct ism_dev *dev,
+			      struct netlink_ext_ack *extack)
+{
+	const struct ism_dev_type *type = dev->type;
+
+	if (dev->going || dev->del_queued) {
+		NL_SET_ERR_MSG(extack, "device is already being removed");
+		return -EBUSY;
+	}
+	if (!type || !type->del_dev || !try_module_get(type->owner)) {
+		NL_SET_ERR_MSG(extack, "the device's driver cannot delete it");
+		return -EOPNOTSUPP;
+	}
+	/* Both references keep @dev and its driver alive unlocked. */
+	get_device(&dev->dev);
+	dev->del_queued = true;
+	del->dev = dev;
+	del->type = type;
+	INIT_WORK(&del->work, ism_nl_del_work);
+	return 0;
+}
+
+/**
+ * ism_nl_dev_del_doit() - ISM_CMD_DEV_DEL: start deleting a device
  * @skb: the request
  * @info: ISM_ATTR_DEV_NAME is required
  *
+ * Returns once the deletion is queued; the device shows ISM_ATTR_DEV_GOING
+ * while its clients let it go, and then disappears. ism_nl_dev_del_flush()
+ * waits for queued deletions.
+ *
  * Return: 0; -EINVAL for a missing name; -ENODEV for an unknown device;
- * -EOPNOTSUPP if its driver cannot delete it; or the driver's error.
+ * -EBUSY if it is already being removed; -EOPNOTSUPP if its driver cannot
+ * delete it; -ENOMEM.
  */
 int ism_nl_dev_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	const struct ism_dev_type *type = NULL;
+	struct ism_nl_del *del;
 	struct ism_dev *dev;
 	int err;
 
+	del = kzalloc(sizeof(*del), GFP_KERNEL);
+	if (!del)
+		return -ENOMEM;
 	mutex_lock(&ism_registry_mutex);
 	dev = ism_nl_dev_by_attr(info, &err);
-	if (dev) {
-		type = dev->type;
-		/* Both references keep @dev and its driver alive unlocked. */
-		if (type && type->del_dev && try_module_get(type->owner))
-			get_device(&dev->dev);
-		else
-			type = NULL;
-	}
+	if (dev)
+		err = ism_nl_del_prepare(del, dev, info->extack);
 	mutex_unlock(&ism_registry_mutex);
-	if (!dev)
+	if (err) {
+		kfree(del);
 		return err;
-	if (!type) {
-		NL_SET_ERR_MSG(info->extack,
-			       "the device's driver cannot delete it");
-		return -EOPNOTSUPP;
 	}
-	err = type->del_dev(dev, info->extack);
-	put_device(&dev->dev);
-	ism_dev_type_put(type);
-	return err;
+	queue_work(ism_nl_del_wq, &del->work);
+	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(ism_nl_dev_del_doit);
+
+/**
+ * ism_nl_dev_del_flush() - wait until every queued deletion ran
+ *
+ * Process context; waits as long as the deletions do.
+ */
+void ism_nl_dev_del_flush(void)
+{
+	flush_workqueue(ism_nl_del_wq);
+}
+EXPORT_SYMBOL_IF_KUNIT(ism_nl_dev_del_flush);
+
+/* An unbound queue: each deletion may wait long, and must not hold up the
+ * others or a system queue.
+ */
+int ism_nl_del_init(void)
+{
+	ism_nl_del_wq = alloc_workqueue("ism_del", WQ_UNBOUND, 0);
+	return ism_nl_del_wq ? 0 : -ENOMEM;
+}
+
+void ism_nl_del_exit(void)
+{
+	destroy_workqueue(ism_nl_del_wq);
+}
 
 /**
  * ism_nl_stats_reset_doit() - ISM_CMD_STATS_RESET

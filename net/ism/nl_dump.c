@@ -14,10 +14,13 @@
 #include "ism_netlink.h"
 
 /* Caller holds ism_registry_mutex (the owner stays registered) and
- * rcu_read_lock() (@rec stays allocated).
+ * rcu_read_lock() (@rec stays allocated). The token and the peer GID are
+ * what a peer needs to write into the DMB (on a loopback device the token
+ * is all that stops a writer), so they go only to @admin callers.
  */
 static int ism_nl_fill_dmb(struct sk_buff *skb, struct netlink_callback *cb,
-			   struct ism_dev *dev, const struct ism_dmb_rec *rec)
+			   struct ism_dev *dev, const struct ism_dmb_rec *rec,
+			   bool admin)
 {
 	void *hdr;
 
@@ -26,12 +29,13 @@ static int ism_nl_fill_dmb(struct sk_buff *skb, struct netlink_callback *cb,
 	if (!hdr)
 		return -EMSGSIZE;
 	if (nla_put_string(skb, ISM_ATTR_DEV_NAME, ism_dev_name(dev)) ||
-	    nla_put_u64_64bit(skb, ISM_ATTR_DMB_TOKEN, rec->dmb.token,
-			      ISM_ATTR_PAD) ||
+	    (admin && nla_put_u64_64bit(skb, ISM_ATTR_DMB_TOKEN,
+					rec->dmb.token, ISM_ATTR_PAD)) ||
 	    nla_put_u32(skb, ISM_ATTR_DMB_INDEX, rec->dmb.idx) ||
 	    nla_put_u32(skb, ISM_ATTR_DMB_LEN, rec->dmb.len) ||
 	    nla_put_string(skb, ISM_ATTR_CLIENT_NAME, rec->client->name) ||
-	    nla_put(skb, ISM_ATTR_DMB_RGID, ISM_GID_LEN, &rec->dmb.rgid)) {
+	    (admin && nla_put(skb, ISM_ATTR_DMB_RGID, ISM_GID_LEN,
+			      &rec->dmb.rgid))) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -53,7 +57,8 @@ static const char *ism_nl_dump_filter(struct netlink_callback *cb)
  * Checked here rather than in the dump so that the error reaches the
  * requester as an ordinary netlink error with its message.
  *
- * Return: 0, or -ENODEV for an unknown device.
+ * Return: 0, -ENODEV for an unknown device, -EINTR if killed while
+ * waiting for the registry.
  */
 int ism_nl_dmb_get_start(struct netlink_callback *cb)
 {
@@ -62,7 +67,8 @@ int ism_nl_dmb_get_start(struct netlink_callback *cb)
 
 	if (!filter)
 		return 0;
-	mutex_lock(&ism_registry_mutex);
+	if (mutex_lock_killable(&ism_registry_mutex))
+		return -EINTR;
 	found = ism_dev_find(filter);
 	mutex_unlock(&ism_registry_mutex);
 	if (!found) {
@@ -77,10 +83,16 @@ int ism_nl_dmb_get_start(struct netlink_callback *cb)
  * @skb: buffer for the next part of the dump
  * @cb: dump state, see the top of this file
  *
- * Return: the length put in @skb, 0 when the dump is complete.
+ * Tokens and peer GIDs only for callers with CAP_NET_ADMIN. One part of
+ * the dump fills one message buffer, which bounds the time the registry
+ * mutex is held.
+ *
+ * Return: the length put in @skb, 0 when the dump is complete, -EINTR if
+ * killed while waiting for the registry.
  */
 int ism_nl_dmb_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
+	bool admin = netlink_capable(cb->skb, CAP_NET_ADMIN);
 	const char *filter = ism_nl_dump_filter(cb);
 	struct ism_dmb_rec *rec;
 	unsigned long pos = 0;
@@ -88,14 +100,15 @@ int ism_nl_dmb_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	unsigned long idx;
 	int err = 0;
 
-	mutex_lock(&ism_registry_mutex);
+	if (mutex_lock_killable(&ism_registry_mutex))
+		return -EINTR;
 	list_for_each_entry(dev, &ism_devices, list) {
 		if (pos++ < cb->args[0])
 			continue;
 		if (!filter || !strcmp(filter, ism_dev_name(dev))) {
 			rcu_read_lock();
 			xa_for_each_start(&dev->dmbs, idx, rec, cb->args[1]) {
-				err = ism_nl_fill_dmb(skb, cb, dev, rec);
+				err = ism_nl_fill_dmb(skb, cb, dev, rec, admin);
 				if (err)
 					break;
 			}
@@ -112,24 +125,18 @@ int ism_nl_dmb_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	return skb->len;
 }
 
-/* Caller holds ism_registry_mutex. */
+/* Caller holds ism_registry_mutex. Counters, not a walk of the DMBs. */
 static int ism_nl_fill_client(struct sk_buff *skb, struct netlink_callback *cb,
 			      struct ism_client *client)
 {
 	unsigned int devs = 0, dmbs = 0;
-	struct ism_dmb_rec *rec;
 	struct ism_dev *dev;
-	unsigned long idx;
 	void *hdr;
 
 	list_for_each_entry(dev, &ism_devices, list) {
 		if (rcu_access_pointer(dev->clients[client->id]) == client)
 			devs++;
-		rcu_read_lock();
-		xa_for_each(&dev->dmbs, idx, rec)
-			if (rec->client == client)
-				dmbs++;
-		rcu_read_unlock();
+		dmbs += atomic_read(&dev->client_dmbs[client->id]);
 	}
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
 			  &ism_nl_family, NLM_F_MULTI, ISM_CMD_CLIENT_GET);
@@ -151,13 +158,15 @@ static int ism_nl_fill_client(struct sk_buff *skb, struct netlink_callback *cb,
  * @skb: buffer for the next part of the dump
  * @cb: dump state; args[0] is the next client slot
  *
- * Return: the length put in @skb, 0 when the dump is complete.
+ * Return: the length put in @skb, 0 when the dump is complete, -EINTR if
+ * killed while waiting for the registry.
  */
 int ism_nl_client_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	unsigned long slot;
 
-	mutex_lock(&ism_registry_mutex);
+	if (mutex_lock_killable(&ism_registry_mutex))
+		return -EINTR;
 	for (slot = cb->args[0]; slot < ISM_MAX_CLIENTS; slot++) {
 		if (ism_clients[slot] &&
 		    ism_nl_fill_client(skb, cb, ism_clients[slot]))

@@ -34,12 +34,13 @@ static int nl_test_dev_index(struct ism_dev *dev)
 	return name[8] - '0';
 }
 
-static void nl_test_add_dev(struct ism_dev *dev)
+static int nl_test_add_dev(struct ism_dev *dev)
 {
 	int i = nl_test_dev_index(dev);
 
 	if (i >= 0)
 		WRITE_ONCE(nl_test_devs[i], dev);
+	return 0;
 }
 
 static void nl_test_remove_dev(struct ism_dev *dev)
@@ -287,6 +288,7 @@ void nl_test_teardown(struct kunit *test)
 		if (READ_ONCE(nl_test_devs[i]))
 			nl_do(test, ism_nl_dev_del_doit,
 			      ism_dev_name(nl_test_devs[i]), NULL, NULL);
+	ism_nl_dev_del_flush();
 	ism_unregister_client(&nl_test_client);
 }
 
@@ -305,8 +307,10 @@ static void nl_dev_new_del(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, msg, "device name in use");
 	KUNIT_EXPECT_STREQ(test, nl_test_devs[0]->type->name, "loopback");
 
+	/* Deletion is queued: the request returns before it completes. */
 	KUNIT_EXPECT_EQ(test, nl_do(test, ism_nl_dev_del_doit, NL_TEST_DEV,
 				    NULL, NULL), 0);
+	ism_nl_dev_del_flush();
 	KUNIT_EXPECT_NULL(test, READ_ONCE(nl_test_devs[0]));
 	KUNIT_EXPECT_EQ(test, nl_do(test, ism_nl_dev_del_doit, NL_TEST_DEV,
 				    NULL, NULL), -ENODEV);
@@ -425,3 +429,4 @@ kunit_test_suites(&nl_request_suite, &nl_dev_suite, &nl_bad_input_suite);
 MODULE_DESCRIPTION("KUnit tests of the ISM netlink family and counters");
 MODULE_LICENSE("GPL");
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS(ISM);

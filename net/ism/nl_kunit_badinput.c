@@ -173,10 +173,10 @@ static int bi_unreg_null(struct kunit *t, struct bi_ctx *c)
 static int bi_attach(struct bi_ctx *c, u64 token)
 {
 	struct ism_dmb dmb = { .token = token };
-	int ret = ism_attach_dmb(c->a, &dmb);
+	int ret = ism_attach_dmb(c->a, &dmb, &nl_test_client);
 
 	if (!ret)
-		ism_detach_dmb(c->a, token);
+		ism_detach_dmb(c->a, token, &nl_test_client);
 	return ret;
 }
 
@@ -192,7 +192,7 @@ static int bi_attach_unknown(struct kunit *t, struct bi_ctx *c)
 
 static int bi_detach_unattached(struct kunit *t, struct bi_ctx *c)
 {
-	return ism_detach_dmb(c->a, c->canary.token);
+	return ism_detach_dmb(c->a, c->canary.token, &nl_test_client);
 }
 
 static int bi_event_unreachable(struct kunit *t, struct bi_ctx *c)

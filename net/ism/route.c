@@ -43,7 +43,7 @@ void ism_handle_irq(struct ism_dev *dev, unsigned int idx, u16 dmbemask)
 		     ISM_STAT_ATTR_ERR_IRQ_DROPPED, 1);
 	trace_ism_irq(dev, idx, dmbemask, delivered);
 }
-EXPORT_SYMBOL_GPL(ism_handle_irq);
+EXPORT_SYMBOL_NS_GPL(ism_handle_irq, ISM);
 
 /**
  * ism_handle_event() - report a device event
@@ -71,4 +71,4 @@ void ism_handle_event(struct ism_dev *dev, const struct ism_event *event)
 	ism_stat_add(dev, ISM_STAT_ATTR_EVENTS, delivered);
 	trace_ism_event(dev, event, delivered);
 }
-EXPORT_SYMBOL_GPL(ism_handle_event);
+EXPORT_SYMBOL_NS_GPL(ism_handle_event, ISM);

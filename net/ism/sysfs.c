@@ -3,7 +3,9 @@
  * ISM core: the read-only attributes of /sys/class/ism/<name>.
  *
  * sysfs drains readers before device_del() returns, and ism_dev_unregister()
- * calls it before the driver may free anything the ops use.
+ * calls it before the driver may free anything the ops use. It calls it
+ * with ism_registry_mutex held, so these take no ISM lock: constant
+ * fields and counters only.
  */
 #include <linux/module.h>
 #include <linux/sysfs.h>
@@ -38,7 +40,7 @@ static DEVICE_ATTR_RO(type);
 static ssize_t max_dmbs_show(struct device *d, struct device_attribute *attr,
 			     char *buf)
 {
-	return sysfs_emit(buf, "%u\n", ism_get_max_dmbs(to_ism_dev(d)));
+	return sysfs_emit(buf, "%u\n", to_ism_dev(d)->max_dmbs);
 }
 static DEVICE_ATTR_RO(max_dmbs);
 
@@ -52,7 +54,7 @@ static DEVICE_ATTR_RO(max_dmb_len);
 static ssize_t dmbs_show(struct device *d, struct device_attribute *attr,
 			 char *buf)
 {
-	return sysfs_emit(buf, "%u\n", ism_dev_dmb_count(to_ism_dev(d)));
+	return sysfs_emit(buf, "%u\n", atomic_read(&to_ism_dev(d)->dmb_count));
 }
 static DEVICE_ATTR_RO(dmbs);
 

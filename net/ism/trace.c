@@ -27,4 +27,4 @@ void ism_trace_move_data(struct ism_dev *dev, u64 token, unsigned int offset,
 {
 	trace_ism_move_data(dev, token, offset, size, sf, ret);
 }
-EXPORT_SYMBOL_GPL(ism_trace_move_data);
+EXPORT_SYMBOL_NS_GPL(ism_trace_move_data, ISM);

@@ -46,7 +46,7 @@ int ism_dev_type_register(struct ism_dev_type *type)
 	mutex_unlock(&ism_registry_mutex);
 	return ret;
 }
-EXPORT_SYMBOL_GPL(ism_dev_type_register);
+EXPORT_SYMBOL_NS_GPL(ism_dev_type_register, ISM);
 
 /**
  * ism_dev_type_unregister() - undo ism_dev_type_register()
@@ -62,7 +62,7 @@ void ism_dev_type_unregister(struct ism_dev_type *type)
 	list_del_init(&type->list);
 	mutex_unlock(&ism_registry_mutex);
 }
-EXPORT_SYMBOL_GPL(ism_dev_type_unregister);
+EXPORT_SYMBOL_NS_GPL(ism_dev_type_unregister, ISM);
 
 /* The type @name with a reference on its module, or NULL. Takes the
  * registry mutex; release with ism_dev_type_put().

@@ -6,9 +6,12 @@
 #ifndef _NET_SMC_ISM_SMCD_H
 #define _NET_SMC_ISM_SMCD_H
 
+#include <linux/if_vlan.h>
 #include <linux/ism.h>
 #include <linux/list.h>
 #include <linux/pci.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
 #include <net/smc.h>
 
 /**
@@ -18,6 +21,10 @@
  * @gid: the ISM device's GID
  * @gid64: the 64-bit GID SMC knows it by, see ism_smcd_gid64()
  * @list: entry in the list of bridged devices, for GID lookups
+ * @vlan_lock: protects @vlan_wanted; taken in SMC's atomic context
+ * @vlan_wanted: the VLANs SMC has asked the device to be in
+ * @vlan_joined: the VLANs the device is in; only @vlan_work writes it
+ * @vlan_work: makes the device's VLANs what SMC wants, see smcd_vlan.c
  * @parent: a PCI-shaped parent for @smcd. SMC 6.1's netlink device dump
  *	calls to_pci_dev() on every SMC-D device's parent without checking;
  *	this makes that read our zeroed structure rather than memory next
@@ -29,6 +36,10 @@ struct ism_smcd {
 	uuid_t gid;
 	u64 gid64;
 	struct list_head list;
+	spinlock_t vlan_lock;	/* for SMC's calls with irqs off */
+	DECLARE_BITMAP(vlan_wanted, VLAN_N_VID);
+	DECLARE_BITMAP(vlan_joined, VLAN_N_VID);
+	struct work_struct vlan_work;
 	struct pci_dev parent;
 };
 
@@ -39,5 +50,9 @@ u64 ism_smcd_gid64(const uuid_t *gid);
 void ism_smcd_gid_add(struct ism_smcd *bridge);
 void ism_smcd_gid_del(struct ism_smcd *bridge);
 void ism_smcd_gid_lookup(u64 gid64, uuid_t *gid);
+
+void ism_smcd_vlan_init(struct ism_smcd *bridge);
+int ism_smcd_vlan_want(struct ism_smcd *bridge, u64 vlan_id, bool want);
+void ism_smcd_vlan_flush(struct ism_smcd *bridge);
 
 #endif /* _NET_SMC_ISM_SMCD_H */

@@ -15,37 +15,68 @@ static void ism_smcd_release(struct device *dev)
 	kfree(container_of(dev, struct ism_smcd, parent.dev));
 }
 
-/* Process context, under the ISM registry mutex. */
-static void ism_smcd_add_dev(struct ism_dev *ism)
+/* SMC 6.1 keeps one connection pointer per DMB index in one kcalloc()ed
+ * array; beyond this it cannot allocate it (and would warn trying).
+ */
+#define ISM_SMCD_MAX_DMBS	(KMALLOC_MAX_SIZE / sizeof(struct smc_connection *))
+
+/* The parent of SMC's device: a child of the ISM device, so that SMC's
+ * device sits below it in sysfs, shaped as a PCI device for SMC's sake
+ * (see struct ism_smcd).
+ */
+static int ism_smcd_add_parent(struct ism_smcd *bridge)
 {
+	struct device *parent = &bridge->parent.dev;
+	int ret;
+
+	device_initialize(parent);
+	parent->release = ism_smcd_release;
+	parent->parent = ism_dev_device(bridge->ism);
+	ret = dev_set_name(parent, "ism-%s", ism_dev_name(bridge->ism));
+	if (!ret)
+		ret = device_add(parent);
+	if (ret)
+		put_device(parent);
+	return ret;
+}
+
+/* Process context, under the device's client lock only. */
+static int ism_smcd_add_dev(struct ism_dev *ism)
+{
+	u32 max_dmbs = ism_get_max_dmbs(ism);
 	struct ism_smcd *bridge;
 	int ret;
 
+	if (max_dmbs > ISM_SMCD_MAX_DMBS) {
+		dev_err(ism_dev_device(ism),
+			"ism_smcd: %u DMB indexes, SMC 6.1 can track at most %zu: not registered with SMC\n",
+			max_dmbs, ISM_SMCD_MAX_DMBS);
+		return -E2BIG;
+	}
 	bridge = kzalloc(sizeof(*bridge), GFP_KERNEL);
 	if (!bridge)
-		goto fail;
+		return -ENOMEM;
 	bridge->ism = ism;
 	ism_get_local_gid(ism, &bridge->gid);
 	bridge->gid64 = ism_smcd_gid64(&bridge->gid);
-
-	device_initialize(&bridge->parent.dev);
-	bridge->parent.dev.release = ism_smcd_release;
-	ret = dev_set_name(&bridge->parent.dev, "ism-%s", ism_dev_name(ism));
-	if (!ret)
-		ret = device_add(&bridge->parent.dev);
+	ism_smcd_vlan_init(bridge);
+	/* On failure the parent's release frees the bridge. */
+	ret = ism_smcd_add_parent(bridge);
 	if (ret)
-		goto put_parent;
+		goto fail;
 
+	ret = -ENOMEM;
 	bridge->smcd = smcd_alloc_dev(&bridge->parent.dev, ism_dev_name(ism),
-				      &ism_smcd_ops, ism_get_max_dmbs(ism));
+				      &ism_smcd_ops, max_dmbs);
 	if (!bridge->smcd)
 		goto del_parent;
 	bridge->smcd->priv = bridge;
 	bridge->smcd->local_gid = bridge->gid64;
 	ism_smcd_gid_add(bridge);
 	ism_set_priv(ism, &ism_smcd_client, bridge);
-	if (!smcd_register_dev(bridge->smcd))
-		return;
+	ret = smcd_register_dev(bridge->smcd);
+	if (!ret)
+		return 0;
 
 	ism_set_priv(ism, &ism_smcd_client, NULL);
 	ism_smcd_gid_del(bridge);
@@ -56,22 +87,23 @@ static void ism_smcd_add_dev(struct ism_dev *ism)
 	destroy_workqueue(bridge->smcd->event_wq);
 	smcd_free_dev(bridge->smcd);
 del_parent:
-	device_del(&bridge->parent.dev);
-put_parent:
-	put_device(&bridge->parent.dev);
+	device_unregister(&bridge->parent.dev);
 fail:
-	pr_err("ism_smcd: cannot register %s with SMC\n", ism_dev_name(ism));
+	dev_err(ism_dev_device(ism), "ism_smcd: cannot register with SMC: %d\n",
+		ret);
+	return ret;
 }
 
-/* Process context, under the ISM registry mutex. */
+/* Process context, under the device's client lock only: SMC waits here
+ * until the applications holding SMC-D sockets on the device closed them.
+ */
 static void ism_smcd_remove_dev(struct ism_dev *ism)
 {
 	struct ism_smcd *bridge = ism_get_priv(ism, &ism_smcd_client);
 
-	if (!bridge)
-		return;
-	/* Ends the SMC-D connections and frees their DMBs. */
+	/* Ends the SMC-D connections and frees their DMBs and VLANs. */
 	smcd_unregister_dev(bridge->smcd);
+	ism_smcd_vlan_flush(bridge);
 	smcd_free_dev(bridge->smcd);
 	ism_smcd_gid_del(bridge);
 	device_unregister(&bridge->parent.dev);
@@ -83,8 +115,7 @@ static void ism_smcd_handle_irq(struct ism_dev *ism, unsigned int idx,
 {
 	struct ism_smcd *bridge = ism_get_priv(ism, &ism_smcd_client);
 
-	if (bridge)
-		smcd_handle_irq(bridge->smcd, idx, dmbemask);
+	smcd_handle_irq(bridge->smcd, idx, dmbemask);
 }
 
 /* Any context; SMC copies the event into a work item (GFP_ATOMIC). */
@@ -99,8 +130,6 @@ static void ism_smcd_handle_event(struct ism_dev *ism,
 		.info = event->info,
 	};
 
-	if (!bridge)
-		return;
 	/* SMC reads a DMB token for DMB events, else the peer's GID. */
 	if (event->type == ISM_EVT_DMB)
 		smcd_event.tok = event->token;
@@ -131,4 +160,5 @@ module_init(ism_smcd_init);
 module_exit(ism_smcd_exit);
 
 MODULE_DESCRIPTION("SMC-D over ISM devices: bridge to the SMC of Linux 6.1");
+MODULE_IMPORT_NS(ISM);
 MODULE_LICENSE("GPL");

@@ -54,22 +54,17 @@ static int ism_smcd_unregister_dmb(struct smcd_dev *smcd,
 	return ism_unregister_dmb(ism_smcd_of(smcd)->ism, &ism_dmb);
 }
 
-/* A device without VLAN support does not separate VLANs: nothing to join. */
-static int ism_smcd_vlan_result(int ret)
-{
-	return ret == -EOPNOTSUPP ? 0 : ret;
-}
-
+/* SMC 6.1 calls these under its device spinlock with interrupts off, while
+ * the devices' VLAN ops may sleep: they only record the wish here.
+ */
 static int ism_smcd_add_vlan_id(struct smcd_dev *smcd, u64 vlan_id)
 {
-	return ism_smcd_vlan_result(ism_add_vlan_id(ism_smcd_of(smcd)->ism,
-						    vlan_id));
+	return ism_smcd_vlan_want(ism_smcd_of(smcd), vlan_id, true);
 }
 
 static int ism_smcd_del_vlan_id(struct smcd_dev *smcd, u64 vlan_id)
 {
-	return ism_smcd_vlan_result(ism_del_vlan_id(ism_smcd_of(smcd)->ism,
-						    vlan_id));
+	return ism_smcd_vlan_want(ism_smcd_of(smcd), vlan_id, false);
 }
 
 /* Only PCI-ISM has a "VLAN required" mode; the layer does not model it. */

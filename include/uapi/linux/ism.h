@@ -2,9 +2,10 @@
 /*
  * ISM generic netlink family: inspect and control the ISM device layer.
  *
- * Read requests (the GET dumps) are open to every user; STATS_RESET,
- * DEV_NEW and DEV_DEL need CAP_NET_ADMIN. Devices are global: every network
- * namespace sees the same ones.
+ * Read requests (the GET dumps) are open to every user, but DMB tokens and
+ * peer GIDs, which let a peer write into a DMB, go only to callers with
+ * CAP_NET_ADMIN; STATS_RESET, DEV_NEW and DEV_DEL need CAP_NET_ADMIN.
+ * Devices are global: every network namespace sees the same ones.
  *
  * See Documentation/networking/ism.rst.
  */
@@ -24,13 +25,16 @@
  * @ISM_CMD_UNSPEC: unused
  * @ISM_CMD_DEV_GET: one device (doit, by %ISM_ATTR_DEV_NAME) or all (dump)
  * @ISM_CMD_DMB_GET: dump the registered DMBs, of the device named by
- *	%ISM_ATTR_DEV_NAME if given; one message per DMB
+ *	%ISM_ATTR_DEV_NAME if given; one message per DMB. %ISM_ATTR_DMB_TOKEN
+ *	and %ISM_ATTR_DMB_RGID only for callers with CAP_NET_ADMIN
  * @ISM_CMD_CLIENT_GET: dump the registered clients
  * @ISM_CMD_STATS_RESET: zero the statistics of the device named by
  *	%ISM_ATTR_DEV_NAME, or of all devices
  * @ISM_CMD_DEV_NEW: create a device of type %ISM_ATTR_DEV_TYPE named
  *	%ISM_ATTR_DEV_NAME; only types whose driver supports it
- * @ISM_CMD_DEV_DEL: delete the device named %ISM_ATTR_DEV_NAME
+ * @ISM_CMD_DEV_DEL: start deleting the device named %ISM_ATTR_DEV_NAME and
+ *	return; the device shows %ISM_ATTR_DEV_GOING until it is gone, which
+ *	may take as long as its clients' users (SMC-D sockets) hold it
  * @__ISM_CMD_MAX: one past the last command
  */
 enum ism_cmd {
@@ -70,6 +74,10 @@ enum ism_cmd {
  * @ISM_ATTR_CLIENT_ID: u32, the client's slot
  * @ISM_ATTR_CLIENT_DEVS: u32, devices the client is attached to
  * @ISM_ATTR_CLIENT_DMBS: u32, DMBs the client holds on all devices
+ * @ISM_ATTR_DEV_GOING: flag, the device is being removed: it takes no new
+ *	clients or DMBs and waits for its clients to let it go
+ * @ISM_ATTR_DEV_CLIENTS_REFUSED: nest of %ISM_ATTR_CLIENT_NAME, the clients
+ *	that refused the device (their setup for it failed; see the kernel log)
  * @__ISM_ATTR_MAX: one past the last attribute
  */
 enum ism_attr {
@@ -93,6 +101,8 @@ enum ism_attr {
 	ISM_ATTR_CLIENT_ID,
 	ISM_ATTR_CLIENT_DEVS,
 	ISM_ATTR_CLIENT_DMBS,
+	ISM_ATTR_DEV_GOING,
+	ISM_ATTR_DEV_CLIENTS_REFUSED,
 	__ISM_ATTR_MAX,
 };
 

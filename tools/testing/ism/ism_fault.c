@@ -102,7 +102,7 @@ static const char help[] =
 "                   one after to PREFIX.N.undone):\n"
 "                   /proc/modules (name, references, users, state); the\n"
 "                   entries of /sys/class/ism, of /sys/module named ism_*, of\n"
-"                   /sys/devices named ism-* and their subdirectories; the\n"
+"                   /sys/class/ism/*/ism-* and their subdirectories; the\n"
 "                   threads named ism_evt* (SMC-D event workqueues); the ism\n"
 "                   family's devices (without counters), clients and DMBs;\n"
 "                   SMC's SMC-D devices\n"
@@ -426,8 +426,28 @@ static int dev_exists(const char *name)
 	return !err;
 }
 
-/* Return: 1 if @op took effect, 0 if not, -1 if it has no effect to see. */
-static int effect(const struct op *op)
+/*
+ * ISM_CMD_DEV_DEL returns once the deletion is queued; it is complete
+ * when the device is gone. Return: 0 once gone, -ETIMEDOUT after 60 s.
+ */
+static int dev_wait_gone(const char *name)
+{
+	struct timespec pause = { 0, 10 * 1000 * 1000 };
+	int i;
+
+	for (i = 0; i < 6000; i++) {
+		if (!dev_exists(name))
+			return 0;
+		nanosleep(&pause, NULL);
+	}
+	return -ETIMEDOUT;
+}
+
+/*
+ * Return: 1 if @op took effect, 0 if not, -1 if it has no effect to see.
+ * @rc: what the operation returned.
+ */
+static int effect(const struct op *op, int rc)
 {
 	switch (op->kind) {
 	case OP_INSMOD:
@@ -438,7 +458,8 @@ static int effect(const struct op *op)
 		if (op->cmd == ISM_CMD_DEV_NEW)
 			return dev_exists(dev_name);
 		if (op->cmd == ISM_CMD_DEV_DEL)
-			return !dev_exists(dev_name);
+			return !rc ? !dev_wait_gone(dev_name) :
+				     !dev_exists(dev_name);
 		return -1;
 	case OP_NONE:
 		break;
@@ -464,9 +485,11 @@ static int undo(const struct op *op)
 		}
 		return err;
 	case OP_NL:
-		if (op->cmd == ISM_CMD_DEV_NEW)
-			return ism_talk(nl_aux, ISM_CMD_DEV_DEL, 0, NULL,
-					dev_name, NULL, NULL);
+		if (op->cmd == ISM_CMD_DEV_NEW) {
+			err = ism_talk(nl_aux, ISM_CMD_DEV_DEL, 0, NULL,
+				       dev_name, NULL, NULL);
+			return err ? err : dev_wait_gone(dev_name);
+		}
 		if (op->cmd == ISM_CMD_DEV_DEL)
 			return ism_talk(nl_aux, ISM_CMD_DEV_NEW, 0, dev_type,
 					dev_name, NULL, NULL);
@@ -562,6 +585,20 @@ static void state_dir(const char *tag, const char *dir, const char *prefix,
 			}
 		}
 		free(names[i]);
+	}
+}
+
+/* The SMC-D bridge's devices, children of the ISM devices, with theirs. */
+static void state_bridges(void)
+{
+	static char *devs[MAX_NAMES];
+	size_t n = dir_names("/sys/class/ism", NULL, false, devs), i;
+	char path[PATH_MAX];
+
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "/sys/class/ism/%s", devs[i]);
+		state_dir("device", path, "ism-", true);
+		free(devs[i]);
 	}
 }
 
@@ -741,7 +778,7 @@ static int state(const char *path)
 	state_modules();
 	state_dir("class", "/sys/class/ism", NULL, false);
 	state_dir("sysmodule", "/sys/module", "ism_", false);
-	state_dir("device", "/sys/devices", "ism-", true);
+	state_bridges();
 	state_threads("ism_evt");
 	err = nl_reopen(&nl_aux, ISM_GENL_NAME);
 	if (err == -ENOENT)
@@ -1109,7 +1146,7 @@ static bool run_one(const struct op *op, unsigned int nth, enum where *where)
 		else if (fault_usec >= 0 && init_usec >= 0)
 			*where = WHERE_INIT;
 	}
-	eff = effect(op);
+	eff = effect(op, rc);
 	/*
 	 * A device created again is not the one deleted (GID, tokens): its
 	 * state is taken before as well.

@@ -29,11 +29,12 @@
 
 static struct ism_dev *bench_dev;
 
-/* Runs under the core's registry mutex, before the benchmark starts. */
-static void bench_add_dev(struct ism_dev *dev)
+/* Runs under the device's client lock, before the benchmark starts. */
+static int bench_add_dev(struct ism_dev *dev)
 {
 	if (!bench_dev && ism_get_chid(dev) == ISM_CHID_LOOPBACK)
 		bench_dev = dev;
+	return 0;
 }
 
 /* Only our own unregister calls it: the benchmark is over by then. */
@@ -310,3 +311,4 @@ module_exit(ism_bench_exit);
 
 MODULE_DESCRIPTION("ISM benchmark: move_data and DMB registration against memcpy");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(ISM);

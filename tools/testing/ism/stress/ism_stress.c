@@ -114,6 +114,7 @@ static atomic64_t st_events = ATOMIC64_INIT(0);
 static atomic64_t st_devs_added = ATOMIC64_INIT(0);
 static atomic64_t st_devs_removed = ATOMIC64_INIT(0);
 static atomic64_t st_churns = ATOMIC64_INIT(0);
+/* Registrations and attaches refused because the device was leaving. */
 static atomic64_t st_reg_closed = ATOMIC64_INIT(0);
 
 static struct ism_client st_client;
@@ -168,13 +169,13 @@ static void st_put_dev(struct st_dev *sd)
 	rcu_read_unlock();
 }
 
-/* Process context, under the core's registry mutex. */
-static void st_add_dev(struct ism_dev *dev)
+/* Process context, under the device's client lock. */
+static int st_add_dev(struct ism_dev *dev)
 {
 	struct st_dev *sd = kzalloc(sizeof(*sd), GFP_KERNEL);
 
 	if (!sd)
-		return;
+		return -ENOMEM;
 	sd->dev = dev;
 	spin_lock_init(&sd->lock);
 	INIT_LIST_HEAD(&sd->dmbs);
@@ -185,6 +186,7 @@ static void st_add_dev(struct ism_dev *dev)
 	spin_unlock(&st_devs_lock);
 	atomic_inc(&st_ndevs);
 	atomic64_inc(&st_devs_added);
+	return 0;
 }
 
 static void st_free_dmb(struct st_dev *sd, struct st_dmb *sdmb)
@@ -196,7 +198,7 @@ static void st_free_dmb(struct st_dev *sd, struct st_dmb *sdmb)
 	kfree(sdmb);
 }
 
-/* Process context, under the core's registry mutex; no handler runs for
+/* Process context, under the device's client lock; no handler runs for
  * @dev any more. Waits until no worker uses the device.
  */
 static void st_remove_dev(struct ism_dev *dev)
@@ -204,8 +206,6 @@ static void st_remove_dev(struct ism_dev *dev)
 	struct st_dev *sd = ism_get_priv(dev, &st_client);
 	struct st_dmb *sdmb, *tmp;
 
-	if (!sd)
-		return;
 	WRITE_ONCE(sd->dead, true);
 	/* A worker either sees dead or is counted in users; see st_get_dev(). */
 	smp_mb();
@@ -230,7 +230,7 @@ static void st_remove_dev(struct ism_dev *dev)
 static void st_handle_irq(struct ism_dev *dev, unsigned int idx, u16 mask)
 {
 	struct st_dev *sd = ism_get_priv(dev, &st_client);
-	struct st_dmb *sdmb = sd ? xa_load(&sd->by_idx, idx) : NULL;
+	struct st_dmb *sdmb = xa_load(&sd->by_idx, idx);
 
 	if (!sdmb || !READ_ONCE(sdmb->busy))
 		return;
@@ -380,7 +380,12 @@ static int st_attach(struct st_dev *sd, struct st_worker *w, bool late)
 	if (!sdmb)
 		return -ENOENT;
 	map.token = sdmb->dmb.token;
-	ret = ism_attach_dmb(sd->dev, &map);
+	ret = ism_attach_dmb(sd->dev, &map, &st_client);
+	/* -ENODEV: the device is leaving, as for registrations. */
+	if (ret == -ENODEV) {
+		atomic64_inc(&st_reg_closed);
+		goto out;
+	}
 	if (ret || map.cpu_addr != sdmb->dmb.cpu_addr) {
 		st_unexpected_err("attach", ret);
 		goto out;
@@ -397,10 +402,10 @@ static int st_attach(struct st_dev *sd, struct st_worker *w, bool late)
 		if (ret || memcmp(map.cpu_addr, w->buf, 64))
 			st_fail("in-place move_data of an attached DMB", ret);
 	}
-	ret = ism_detach_dmb(sd->dev, map.token);
+	ret = ism_detach_dmb(sd->dev, map.token, &st_client);
 	if (ret)
 		st_unexpected_err("detach", ret);
-	if (!ism_detach_dmb(sd->dev, map.token))
+	if (ism_detach_dmb(sd->dev, map.token, &st_client) != -ENOENT)
 		st_fail("second detach accepted", 0);
 	w->ops[ST_BAD_INPUT]++;
 out:
@@ -493,16 +498,16 @@ static int st_worker_fn(void *arg)
 
 static struct ism_client st_churn_client;
 
-/* Registers one DMB under the core's registry mutex, while the workers
+/* Registers one DMB under the device's client lock, while the workers
  * register theirs without it.
  */
-static void st_churn_add(struct ism_dev *dev)
+static int st_churn_add(struct ism_dev *dev)
 {
 	struct ism_dmb *dmb = kzalloc(sizeof(*dmb), GFP_KERNEL);
 	int ret;
 
 	if (!dmb)
-		return;
+		return -ENOMEM;
 	dmb->len = SZ_4K;
 	ism_get_local_gid(dev, &dmb->rgid);
 	ret = ism_register_dmb(dev, dmb, &st_churn_client);
@@ -510,9 +515,10 @@ static void st_churn_add(struct ism_dev *dev)
 		if (ret != -ENOSPC)
 			st_unexpected_err("churn client register", ret);
 		kfree(dmb);
-		return;
+		return ret;
 	}
 	ism_set_priv(dev, &st_churn_client, dmb);
+	return 0;
 }
 
 static void st_churn_remove(struct ism_dev *dev)
@@ -520,8 +526,6 @@ static void st_churn_remove(struct ism_dev *dev)
 	struct ism_dmb *dmb = ism_get_priv(dev, &st_churn_client);
 	int ret;
 
-	if (!dmb)
-		return;
 	ret = ism_unregister_dmb(dev, dmb);
 	if (ret)
 		st_unexpected_err("churn client unregister", ret);
@@ -622,7 +626,7 @@ static void __exit st_exit(void)
 		total += ops[op];
 		pr_info("ops %s=%llu\n", st_op_names[op], ops[op]);
 	}
-	pr_info("irqs_checked=%lld events=%lld client_churns=%lld devs_added=%lld devs_removed=%lld registers_refused_leaving=%lld\n",
+	pr_info("irqs_checked=%lld events=%lld client_churns=%lld devs_added=%lld devs_removed=%lld refused_leaving=%lld\n",
 		atomic64_read(&st_irqs_ok), atomic64_read(&st_events),
 		atomic64_read(&st_churns), atomic64_read(&st_devs_added),
 		atomic64_read(&st_devs_removed), atomic64_read(&st_reg_closed));
@@ -638,3 +642,4 @@ module_exit(st_exit);
 
 MODULE_DESCRIPTION("ISM concurrency stress");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(ISM);

@@ -62,7 +62,7 @@ struct tclient_dev {
 
 /*
  * tclient_devs lists the devices between add_dev and remove_dev. Both run
- * under the core's registry mutex and take tclient_lock inside it; the
+ * under the device's client lock and take tclient_lock inside it; the
  * workload at init holds tclient_lock only, so no device leaves while it
  * writes to it.
  */
@@ -77,8 +77,8 @@ static void tclient_unregister_dmbs(struct tclient_dev *td)
 		ism_unregister_dmb(td->dev, &td->dmb[--td->nr]);
 }
 
-/* Process context, under the core's registry mutex. */
-static void tclient_add_dev(struct ism_dev *dev)
+/* Process context, under the device's client lock. */
+static int tclient_add_dev(struct ism_dev *dev)
 {
 	struct tclient_dev *td;
 	uuid_t gid;
@@ -86,7 +86,7 @@ static void tclient_add_dev(struct ism_dev *dev)
 
 	td = kvzalloc(struct_size(td, dmb, dmbs), GFP_KERNEL);
 	if (!td)
-		return;
+		return -ENOMEM;
 	td->dev = dev;
 	atomic_set(&td->irqs, 0);
 	ism_get_local_gid(dev, &gid);
@@ -107,15 +107,14 @@ static void tclient_add_dev(struct ism_dev *dev)
 	mutex_lock(&tclient_lock);
 	list_add_tail(&td->list, &tclient_devs);
 	mutex_unlock(&tclient_lock);
+	return 0;
 }
 
-/* Process context, under the core's registry mutex; no irq runs any more. */
+/* Process context, under the device's client lock; no irq runs any more. */
 static void tclient_remove_dev(struct ism_dev *dev)
 {
 	struct tclient_dev *td = ism_get_priv(dev, &tclient);
 
-	if (!td)
-		return;
 	mutex_lock(&tclient_lock);
 	list_del(&td->list);
 	mutex_unlock(&tclient_lock);
@@ -129,8 +128,7 @@ static void tclient_handle_irq(struct ism_dev *dev, unsigned int idx,
 {
 	struct tclient_dev *td = ism_get_priv(dev, &tclient);
 
-	if (td)
-		atomic_inc(&td->irqs);
+	atomic_inc(&td->irqs);
 }
 
 static struct ism_client tclient = {
@@ -209,3 +207,4 @@ module_exit(tclient_exit);
 
 MODULE_DESCRIPTION("ISM test client with a known workload");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(ISM);

@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the ISM core through its public API: the routing of
+ * interrupts and events to clients, and the client helpers.
+ */
+#include <linux/module.h>
+#include <linux/uuid.h>
+
+#include "core_kunit.h"
+
+/* ----------------------------- routing ----------------------------- */
+
+static void ism_route_irq_to_owner(struct kunit *test)
+{
+	struct test_client *a = tc_new(test, 0);
+	struct test_client *b = tc_new(test, 1);
+	struct ism_dev *dev = td_new(test, &fake_ops_min);
+	u32 ia, ib;
+
+	KUNIT_ASSERT_EQ(test, tc_dmb_register(a, dev, 0, 64), 0);
+	KUNIT_ASSERT_EQ(test, tc_dmb_register(b, dev, 0, 64), 0);
+	ia = a->dmbs[0].dmb.idx;
+	ib = b->dmbs[0].dmb.idx;
+	KUNIT_ASSERT_NE(test, ia, ib);
+
+	tc_route(dev, ia, 0x8001, NULL);
+	KUNIT_EXPECT_EQ(test, a->irq_calls, 1);
+	KUNIT_EXPECT_PTR_EQ(test, a->irq_dev, dev);
+	KUNIT_EXPECT_EQ(test, a->irq_idx, ia);
+	KUNIT_EXPECT_EQ(test, a->irq_mask, 0x8001);
+	KUNIT_EXPECT_EQ(test, b->irq_calls, 0);
+
+	tc_route(dev, ib, 0x0002, NULL);
+	KUNIT_EXPECT_EQ(test, b->irq_calls, 1);
+	KUNIT_EXPECT_PTR_EQ(test, b->irq_dev, dev);
+	KUNIT_EXPECT_EQ(test, b->irq_idx, ib);
+	KUNIT_EXPECT_EQ(test, b->irq_mask, 0x0002);
+	KUNIT_EXPECT_EQ(test, a->irq_calls, 1);
+
+	KUNIT_EXPECT_EQ(test, a->event_calls, 0);
+	KUNIT_EXPECT_EQ(test, b->event_calls, 0);
+}
+
+static void ism_route_irq_no_dmb(struct kunit *test)
+{
+	struct test_client *a = tc_new(test, 0);
+	struct test_client *b = tc_new(test, 1);
+	struct ism_dev *dev = td_new(test, &fake_ops_min);
+	u32 ia;
+
+	KUNIT_ASSERT_EQ(test, tc_dmb_register(a, dev, 0, 64), 0);
+	ia = a->dmbs[0].dmb.idx;
+
+	tc_route(dev, ia + 1, 1, NULL);
+	tc_route(dev, FAKE_MAX_DMBS, 1, NULL);
+	tc_route(dev, UINT_MAX, 1, NULL);
+	KUNIT_EXPECT_EQ(test, a->irq_calls, 0);
+	KUNIT_EXPECT_EQ(test, b->irq_calls, 0);
+
+	/* The one index with a DMB does reach its owner. */
+	tc_route(dev, ia, 1, NULL);
+	KUNIT_EXPECT_EQ(test, a->irq_calls, 1);
+	KUNIT_EXPECT_EQ(test, b->irq_calls, 0);
+}
+
+static void ism_route_irq_unregistered_dmb(struct kunit *test)
+{
+	struct test_client *a = tc_new(test, 0);
+	struct test_client *b = tc_new(test, 1);
+	struct test_client *c = tc_new(test, 2);
+	struct ism_dev *dev = td_new(test, &fake_ops_min);
+	u32 ia, ib;
+
+	KUNIT_ASSERT_EQ(test, tc_dmb_register(a, dev, 0, 64), 0);
+	KUNIT_ASSERT_EQ(test, tc_dmb_register(b, dev, 0, 64), 0);
+	ia = a->dmbs[0].dmb.idx;
+	ib = b->dmbs[0].dmb.idx;
+
+	/* Unregistered by its owner. */
+	KUNIT_EXPECT_EQ(test, tc_dmb_unregister(a, 0), 0);
+	tc_route(dev, ia, 1, NULL);
+
+	/* Released by the core with its owner. */
+	b->free_on_remove = false;
+	tc_unregister(b);
+	tc_route(dev, ib, 1, NULL);
+
+	KUNIT_EXPECT_EQ(test, a->irq_calls, 0);
+	KUNIT_EXPECT_EQ(test, b->irq_calls, 0);
+	KUNIT_EXPECT_EQ(test, c->irq_calls, 0);
+}
+
+static void ism_route_irq_no_handler(struct kunit *test)
+{
+	struct test_client *a = tc_get(test, 0);
+	struct test_client *b = tc_new(test, 1);
+	struct ism_dev *dev = td_new(test, &fake_ops_min);
+
+	a->client.handle_irq = NULL;
+	KUNIT_ASSERT_EQ(test, tc_register(a), 0);
+	KUNIT_ASSERT_EQ(test, tc_dmb_register(a, dev, 0, 64), 0);
+	KUNIT_ASSERT_EQ(test, tc_dmb_register(b, dev, 0, 64), 0);
+
+	tc_route(dev, a->dmbs[0].dmb.idx, 1, NULL);
+	KUNIT_EXPECT_EQ(test, b->irq_calls, 0);
+	tc_route(dev, b->dmbs[0].dmb.idx, 1, NULL);
+	KUNIT_EXPECT_EQ(test, b->irq_calls, 1);
+	KUNIT_EXPECT_EQ(test, b->irq_idx, b->dmbs[0].dmb.idx);
+}
+
+static void ism_route_event_to_all(struct kunit *test)
+{
+	struct test_client *a = tc_get(test, 0);
+	struct test_client *silent = tc_get(test, 1);
+	struct test_client *b = tc_get(test, 2);
+	struct test_client *gone = tc_get(test, 3);
+	struct ism_dev *dev = td_new(test, &fake_ops_min);
+	struct ism_event ev = {
+		.type = ISM_EVT_DMB,
+		.code = 3,
+		.token = FAKE_TOKEN_BASE + 77,
+		.time = 123456789,
+		.info = 0xfeedULL,
+	};
+
+	uuid_gen(&ev.gid);
+	silent->client.handle_event = NULL;
+	KUNIT_ASSERT_EQ(test, tc_register(a), 0);
+	KUNIT_ASSERT_EQ(test, tc_register(silent), 0);
+	KUNIT_ASSERT_EQ(test, tc_register(b), 0);
+	KUNIT_ASSERT_EQ(test, tc_register(gone), 0);
+	tc_unregister(gone);
+
+	tc_route(dev, 0, 0, &ev);
+	KUNIT_EXPECT_EQ(test, a->event_calls, 1);
+	KUNIT_EXPECT_PTR_EQ(test, a->event_dev, dev);
+	KUNIT_EXPECT_PTR_EQ(test, a->event, (const struct ism_event *)&ev);
+	KUNIT_EXPECT_EQ(test, memcmp(&a->event_copy, &ev, sizeof(ev)), 0);
+	KUNIT_EXPECT_EQ(test, b->event_calls, 1);
+	KUNIT_EXPECT_PTR_EQ(test, b->event_dev, dev);
+	KUNIT_EXPECT_PTR_EQ(test, b->event, (const struct ism_event *)&ev);
+	KUNIT_EXPECT_EQ(test, memcmp(&b->event_copy, &ev, sizeof(ev)), 0);
+	KUNIT_EXPECT_EQ(test, silent->event_calls, 0);
+	KUNIT_EXPECT_EQ(test, gone->event_calls, 0);
+	KUNIT_EXPECT_EQ(test, a->irq_calls + b->irq_calls, 0);
+}
+
+/* Handlers run only between the end of add_dev and the start of remove_dev. */
+static void ism_route_callback_window(struct kunit *test)
+{
+	struct ism_dev *dev = td_new(test, &fake_ops_min);
+	struct test_client *a = tc_get(test, 0);
+	struct test_client *b = tc_new(test, 1);
+
+	/* a reports an event and an irq of its DMB from add_dev. */
+	a->dmb_on_add = true;
+	a->route_in_cb = true;
+	KUNIT_ASSERT_EQ(test, tc_register(a), 0);
+	KUNIT_EXPECT_EQ(test, a->add_dmb_ret, 0);
+	KUNIT_EXPECT_EQ(test, a->event_calls, 0);
+	KUNIT_EXPECT_EQ(test, a->irq_calls, 0);
+	KUNIT_EXPECT_EQ(test, b->event_calls, 1);
+
+	tc_route(dev, a->dmbs[0].dmb.idx, 1, NULL);
+	KUNIT_EXPECT_EQ(test, a->irq_calls, 1);
+
+	/* And again from remove_dev, before freeing the DMB. */
+	tc_unregister(a);
+	EXPECT_ADD_REMOVE(test, a, 0, 1, 1);
+	KUNIT_EXPECT_EQ(test, a->event_calls, 0);
+	KUNIT_EXPECT_EQ(test, a->irq_calls, 1);
+	KUNIT_EXPECT_EQ(test, b->event_calls, 2);
+	KUNIT_EXPECT_EQ(test, a->remove_err, 0);
+	KUNIT_EXPECT_EQ(test, fake_used(dev), 0);
+}
+
+static struct kunit_case ism_route_cases[] = {
+	KUNIT_CASE(ism_route_irq_to_owner),
+	KUNIT_CASE(ism_route_irq_no_dmb),
+	KUNIT_CASE(ism_route_irq_unregistered_dmb),
+	KUNIT_CASE(ism_route_irq_no_handler),
+	KUNIT_CASE(ism_route_event_to_all),
+	KUNIT_CASE(ism_route_callback_window),
+	{}
+};
+
+static struct kunit_suite ism_route_suite = {
+	.name = "ism_core_route",
+	.init = ism_test_init,
+	.exit = ism_test_exit,
+	.test_cases = ism_route_cases,
+};
+
+/* ----------------------------- helpers ----------------------------- */
+
+static void ism_helpers_optional_ops_absent(struct kunit *test)
+{
+	struct test_client *tc = tc_new(test, 0);
+	struct ism_dev *dev = td_new(test, &fake_ops_min);
+	struct ism_dmb dmb = { .token = FAKE_TOKEN_BASE + 1 };
+	unsigned int before = fake_total_calls(dev);
+	uuid_t rgid;
+
+	uuid_gen(&rgid);
+	KUNIT_EXPECT_EQ(test, ism_signal_event(dev, &rgid, 1, 2, 3),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, ism_attach_dmb(dev, &dmb, &tc->client),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, ism_detach_dmb(dev, dmb.token, &tc->client),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_FALSE(test, ism_dev_can_attach(dev));
+	KUNIT_EXPECT_EQ(test, ism_add_vlan_id(dev, 5), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, ism_del_vlan_id(dev, 5), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, fake_total_calls(dev), before);
+}
+
+static void ism_helpers_optional_ops_present(struct kunit *test)
+{
+	struct test_client *tc = tc_new(test, 0);
+	struct ism_dev *dev = td_new(test, &fake_ops_full);
+	struct fake_dev *fake = to_fake(dev);
+	struct ism_dmb dmb = { .token = FAKE_TOKEN_BASE + 9 };
+	uuid_t rgid;
+
+	uuid_gen(&rgid);
+	KUNIT_EXPECT_EQ(test, ism_signal_event(dev, &rgid, 1, 0xabc,
+					       0x1122334455667788ULL), 0);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_SIGNAL_EVENT], 1);
+	KUNIT_EXPECT_PTR_EQ(test, fake->last.rgid, (const uuid_t *)&rgid);
+	KUNIT_EXPECT_EQ(test, fake->last.trigger_irq, 1);
+	KUNIT_EXPECT_EQ(test, fake->last.event_code, 0xabc);
+	KUNIT_EXPECT_EQ(test, fake->last.info, 0x1122334455667788ULL);
+
+	KUNIT_EXPECT_TRUE(test, ism_dev_can_attach(dev));
+	KUNIT_EXPECT_EQ(test, ism_attach_dmb(dev, &dmb, &tc->client), 0);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_ATTACH_DMB], 1);
+	KUNIT_EXPECT_PTR_EQ(test, fake->last.dmb, &dmb);
+	KUNIT_EXPECT_EQ(test, dmb.len, FAKE_ATTACH_LEN);
+	KUNIT_EXPECT_PTR_EQ(test, dmb.cpu_addr, (void *)fake);
+
+	KUNIT_EXPECT_EQ(test, ism_detach_dmb(dev, dmb.token, &tc->client), 0);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_DETACH_DMB], 1);
+	KUNIT_EXPECT_EQ(test, fake->last.token, FAKE_TOKEN_BASE + 9);
+
+	KUNIT_EXPECT_EQ(test, ism_add_vlan_id(dev, 0x123), 0);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_ADD_VLAN_ID], 1);
+	KUNIT_EXPECT_EQ(test, fake->last.vlan_id, 0x123);
+	KUNIT_EXPECT_EQ(test, ism_del_vlan_id(dev, 0x456), 0);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_DEL_VLAN_ID], 1);
+	KUNIT_EXPECT_EQ(test, fake->last.vlan_id, 0x456);
+
+	/* The device's errors come back unchanged. */
+	fake->ret = FAKE_ERR;
+	KUNIT_EXPECT_EQ(test, ism_signal_event(dev, &rgid, 0, 1, 2), FAKE_ERR);
+	KUNIT_EXPECT_EQ(test, ism_attach_dmb(dev, &dmb, &tc->client), FAKE_ERR);
+	/* Nothing attached, so the core refuses without asking the device. */
+	KUNIT_EXPECT_EQ(test, ism_detach_dmb(dev, dmb.token, &tc->client),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, ism_add_vlan_id(dev, 1), FAKE_ERR);
+	KUNIT_EXPECT_EQ(test, ism_del_vlan_id(dev, 1), FAKE_ERR);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_SIGNAL_EVENT], 2);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_ATTACH_DMB], 2);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_DETACH_DMB], 1);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_ADD_VLAN_ID], 2);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_DEL_VLAN_ID], 2);
+}
+
+static void ism_helpers_query_remote_gid(struct kunit *test)
+{
+	struct ism_dev *dev = td_new(test, &fake_ops_min);
+	struct fake_dev *fake = to_fake(dev);
+	uuid_t rgid;
+
+	uuid_gen(&rgid);
+	KUNIT_EXPECT_EQ(test, ism_query_remote_gid(dev, &rgid, 1, 0x1FFF), 0);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_QUERY_REMOTE_GID], 1);
+	KUNIT_EXPECT_PTR_EQ(test, fake->last.rgid, (const uuid_t *)&rgid);
+	KUNIT_EXPECT_EQ(test, fake->last.vid_valid, 1);
+	KUNIT_EXPECT_EQ(test, fake->last.vid, 0x1FFF);
+
+	fake->ret = FAKE_ERR;
+	KUNIT_EXPECT_EQ(test, ism_query_remote_gid(dev, &rgid, 0, 7), FAKE_ERR);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_QUERY_REMOTE_GID], 2);
+	KUNIT_EXPECT_EQ(test, fake->last.vid_valid, 0);
+	KUNIT_EXPECT_EQ(test, fake->last.vid, 7);
+}
+
+static void ism_helpers_null_args(struct kunit *test)
+{
+	struct test_client *tc = tc_new(test, 0);
+	struct ism_dev *dev = td_new(test, &fake_ops_full);
+	struct ism_dmb dmb = { .token = FAKE_TOKEN_BASE + 1 };
+	unsigned int before = fake_total_calls(dev);
+	uuid_t rgid;
+
+	uuid_gen(&rgid);
+	KUNIT_EXPECT_EQ(test, ism_query_remote_gid(dev, NULL, 0, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ism_query_remote_gid(NULL, &rgid, 0, 0),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ism_signal_event(dev, NULL, 1, 2, 3), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ism_signal_event(NULL, &rgid, 1, 2, 3), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ism_attach_dmb(dev, NULL, &tc->client), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ism_attach_dmb(NULL, &dmb, &tc->client), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ism_attach_dmb(dev, &dmb, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ism_detach_dmb(NULL, dmb.token, &tc->client),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ism_detach_dmb(dev, dmb.token, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ism_add_vlan_id(NULL, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ism_del_vlan_id(NULL, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, fake_total_calls(dev), before);
+}
+
+static void ism_helpers_dev_info(struct kunit *test)
+{
+	struct ism_dev *dev = td_alloc_unnamed(test, &fake_ops_min);
+	struct fake_dev *fake = to_fake(dev);
+	char name[32];
+	uuid_t want, gid;
+
+	snprintf(name, sizeof(name), "ismfake%d", atomic_inc_return(&fake_seq));
+	KUNIT_ASSERT_EQ(test, dev_set_name(&dev->dev, "%s", name), 0);
+	dev->max_dmbs = 1920;
+	uuid_gen(&want);
+	uuid_copy(&dev->gid, &want);
+	KUNIT_ASSERT_EQ(test, td_register(test, dev), 0);
+
+	memset(&gid, 0, sizeof(gid));
+	ism_get_local_gid(dev, &gid);
+	KUNIT_EXPECT_TRUE(test, uuid_equal(&gid, &want));
+	KUNIT_EXPECT_EQ(test, ism_get_chid(dev), FAKE_CHID);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_GET_CHID], 1);
+	KUNIT_EXPECT_EQ(test, ism_get_max_dmbs(dev), 1920);
+	KUNIT_EXPECT_STREQ(test, ism_dev_name(dev), name);
+}
+
+static void ism_helpers_priv(struct kunit *test)
+{
+	struct test_client *a = tc_new(test, 0);
+	struct test_client *b = tc_new(test, 1);
+	struct ism_dev *d0 = td_new(test, &fake_ops_min);
+	struct ism_dev *d1 = td_new(test, &fake_ops_min);
+	int tag[4];
+
+	KUNIT_EXPECT_NULL(test, a->priv_at_add[0]);
+	KUNIT_EXPECT_NULL(test, ism_get_priv(d0, &a->client));
+	KUNIT_EXPECT_NULL(test, ism_get_priv(d1, &b->client));
+
+	ism_set_priv(d0, &a->client, &tag[0]);
+	ism_set_priv(d0, &b->client, &tag[1]);
+	ism_set_priv(d1, &a->client, &tag[2]);
+	ism_set_priv(d1, &b->client, &tag[3]);
+	KUNIT_EXPECT_PTR_EQ(test, ism_get_priv(d0, &a->client), &tag[0]);
+	KUNIT_EXPECT_PTR_EQ(test, ism_get_priv(d0, &b->client), &tag[1]);
+	KUNIT_EXPECT_PTR_EQ(test, ism_get_priv(d1, &a->client), &tag[2]);
+	KUNIT_EXPECT_PTR_EQ(test, ism_get_priv(d1, &b->client), &tag[3]);
+
+	/* Detached and added again, a starts from NULL; b keeps its own. */
+	tc_unregister(a);
+	KUNIT_ASSERT_EQ(test, tc_register(a), 0);
+	EXPECT_ADD_REMOVE(test, a, 0, 2, 1);
+	KUNIT_EXPECT_NULL(test, a->priv_at_add[0]);
+	KUNIT_EXPECT_NULL(test, a->priv_at_add[1]);
+	KUNIT_EXPECT_NULL(test, ism_get_priv(d0, &a->client));
+	KUNIT_EXPECT_NULL(test, ism_get_priv(d1, &a->client));
+	KUNIT_EXPECT_PTR_EQ(test, ism_get_priv(d0, &b->client), &tag[1]);
+	KUNIT_EXPECT_PTR_EQ(test, ism_get_priv(d1, &b->client), &tag[3]);
+}
+
+static void ism_helpers_move_data(struct kunit *test)
+{
+	struct ism_dev *dev = td_new(test, &fake_ops_min);
+	struct fake_dev *fake = to_fake(dev);
+	u8 buf[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+
+	KUNIT_EXPECT_EQ(test, ism_move_data(dev, FAKE_TOKEN_BASE + 3, 5, true,
+					    100, buf, sizeof(buf)), 0);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_MOVE_DATA], 1);
+	KUNIT_EXPECT_EQ(test, fake->last.token, FAKE_TOKEN_BASE + 3);
+	KUNIT_EXPECT_EQ(test, fake->last.idx, 5);
+	KUNIT_EXPECT_TRUE(test, fake->last.sf);
+	KUNIT_EXPECT_EQ(test, fake->last.offset, 100);
+	KUNIT_EXPECT_PTR_EQ(test, fake->last.data, (const void *)buf);
+	KUNIT_EXPECT_EQ(test, fake->last.size, sizeof(buf));
+
+	fake->ret = FAKE_ERR;
+	KUNIT_EXPECT_EQ(test, ism_move_data(dev, 42, 0, false, 7, buf + 1, 3),
+			FAKE_ERR);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_MOVE_DATA], 2);
+	KUNIT_EXPECT_EQ(test, fake->last.token, 42);
+	KUNIT_EXPECT_EQ(test, fake->last.idx, 0);
+	KUNIT_EXPECT_FALSE(test, fake->last.sf);
+	KUNIT_EXPECT_EQ(test, fake->last.offset, 7);
+	KUNIT_EXPECT_PTR_EQ(test, fake->last.data, (const void *)(buf + 1));
+	KUNIT_EXPECT_EQ(test, fake->last.size, 3);
+}
+
+static void ism_helpers_dmb_range_ok(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, ism_dmb_range_ok(100, 0, 100));
+	KUNIT_EXPECT_TRUE(test, ism_dmb_range_ok(100, 99, 1));
+	KUNIT_EXPECT_TRUE(test, ism_dmb_range_ok(100, 100, 0));
+	KUNIT_EXPECT_FALSE(test, ism_dmb_range_ok(100, 1, 100));
+	KUNIT_EXPECT_FALSE(test, ism_dmb_range_ok(100, 101, 0));
+	KUNIT_EXPECT_FALSE(test, ism_dmb_range_ok(100, UINT_MAX, 2));
+	KUNIT_EXPECT_FALSE(test, ism_dmb_range_ok(100, 2, UINT_MAX));
+	KUNIT_EXPECT_FALSE(test, ism_dmb_range_ok(U32_MAX, UINT_MAX, 1));
+}
+
+static struct kunit_case ism_helpers_cases[] = {
+	KUNIT_CASE(ism_helpers_optional_ops_absent),
+	KUNIT_CASE(ism_helpers_optional_ops_present),
+	KUNIT_CASE(ism_helpers_query_remote_gid),
+	KUNIT_CASE(ism_helpers_null_args),
+	KUNIT_CASE(ism_helpers_dev_info),
+	KUNIT_CASE(ism_helpers_priv),
+	KUNIT_CASE(ism_helpers_move_data),
+	KUNIT_CASE(ism_helpers_dmb_range_ok),
+	{}
+};
+
+static struct kunit_suite ism_helpers_suite = {
+	.name = "ism_core_helpers",
+	.init = ism_test_init,
+	.exit = ism_test_exit,
+	.test_cases = ism_helpers_cases,
+};
+
+kunit_test_suites(&ism_route_suite, &ism_helpers_suite);
