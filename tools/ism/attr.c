@@ -36,6 +36,8 @@ static const struct policy ism_policy[ISM_ATTR_MAX + 1] = {
 	[ISM_ATTR_CLIENT_ID]		= { MNL_TYPE_U32 },
 	[ISM_ATTR_CLIENT_DEVS]		= { MNL_TYPE_U32 },
 	[ISM_ATTR_CLIENT_DMBS]		= { MNL_TYPE_U32 },
+	[ISM_ATTR_DEV_GOING]		= { MNL_TYPE_FLAG },
+	[ISM_ATTR_DEV_CLIENTS_REFUSED]	= { MNL_TYPE_NESTED },
 };
 
 struct parse {

@@ -3,23 +3,48 @@
  * ismctl: "dev show", "dev add", "dev del".
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "ismctl.h"
 
-static void dev_clients(const struct nlattr *nest)
+/* An attribute of a name list that this tool can print. */
+static bool name_ok(const struct nlattr *a)
+{
+	return mnl_attr_get_type(a) == ISM_ATTR_CLIENT_NAME &&
+	       !mnl_attr_validate(a, MNL_TYPE_NUL_STRING);
+}
+
+static int name_count(const struct nlattr *nest)
 {
 	const struct nlattr *a;
 	int n = 0;
 
-	out_arr_start("clients");
+	if (nest)
+		mnl_attr_for_each_nested(a, nest)
+			n += name_ok(a);
+	return n;
+}
+
+/*
+ * A nest of client names: in JSON an array named @key, in text @prefix and
+ * the names joined by commas, or nothing if there is none.
+ */
+static void dev_names(const struct nlattr *nest, const char *key,
+		      const char *prefix)
+{
+	const struct nlattr *a;
+	int n = 0;
+
+	out_arr_start(key);
 	if (nest) {
 		mnl_attr_for_each_nested(a, nest) {
-			if (mnl_attr_get_type(a) != ISM_ATTR_CLIENT_NAME ||
-			    mnl_attr_validate(a, MNL_TYPE_NUL_STRING))
+			if (!name_ok(a))
 				continue;
-			out_text(n++ ? "," : " clients ");
+			out_text("%s", n++ ? "," : prefix);
 			out_str(NULL, "%s", mnl_attr_get_str(a));
 		}
 	}
@@ -47,11 +72,17 @@ static int dev_cb(const struct nlmsghdr *nlh, void *arg)
 	out_uint("chid", " 0x%04llx", ism_uint(tb[ISM_ATTR_DEV_CHID]));
 	ism_gid_str(tb[ISM_ATTR_DEV_GID], gid);
 	out_kv_str("gid", gid);
+	/* Only when set, so that the output of other devices is unchanged. */
+	if (tb[ISM_ATTR_DEV_GOING])
+		out_flag("going", " going");
 	out_text("\n   ");
 	out_kv_uint("max_dmbs", ism_uint(tb[ISM_ATTR_DEV_MAX_DMBS]));
 	out_kv_uint("max_dmb_len", ism_uint(tb[ISM_ATTR_DEV_MAX_DMB_LEN]));
 	out_kv_uint("dmbs", ism_uint(tb[ISM_ATTR_DEV_DMBS]));
-	dev_clients(tb[ISM_ATTR_DEV_CLIENTS]);
+	dev_names(tb[ISM_ATTR_DEV_CLIENTS], "clients", " clients ");
+	if (name_count(tb[ISM_ATTR_DEV_CLIENTS_REFUSED]))
+		dev_names(tb[ISM_ATTR_DEV_CLIENTS_REFUSED], "refused",
+			  " refused by ");
 	out_text("\n");
 	if (c->stats && stats_print(tb[ISM_ATTR_DEV_STATS])) {
 		errno = EPROTO;
@@ -119,10 +150,105 @@ static int dev_add(struct ismctl *c, int argc, char **argv)
 	return report(c, nl_talk(c->nl, nlh, NULL, NULL));
 }
 
+/*
+ * How often dev del asks whether the device is gone, and after how many
+ * requests it says why it still waits (if stderr is a terminal).
+ */
+#define DEL_POLL_MS	50
+#define DEL_NOTE_POLLS	20
+
+static int going_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	const struct nlattr *tb[ISM_ATTR_MAX + 1];
+	bool *going = arg;
+
+	if (ism_parse(nlh, tb) < 0)
+		return MNL_CB_ERROR;
+	*going = tb[ISM_ATTR_DEV_GOING] != NULL;
+	return MNL_CB_OK;
+}
+
+/*
+ * 1 while device @name is being removed; 0 once it is gone, or if the
+ * device of that name is not being removed: the name was reused by a new
+ * device after ours went. Else -errno.
+ */
+static int dev_going(struct ismctl *c, const char *name)
+{
+	struct nlmsghdr *nlh;
+	bool going = false;
+	int err;
+
+	nlh = ism_req(c, ISM_CMD_DEV_GET, 0);
+	mnl_attr_put_strz(nlh, ISM_ATTR_DEV_NAME, name);
+	err = nl_talk(c->nl, nlh, going_cb, &going);
+	if (err == -ENODEV)
+		return 0;
+	return err ? err : going;
+}
+
+/* Ctrl-C ended the wait: the kernel goes on removing the device. */
+static int dev_del_interrupted(struct ismctl *c, const char *name,
+			       const sigset_t *mask)
+{
+	fprintf(stderr,
+		"ismctl: %s: stopped waiting; the kernel goes on removing %s\n",
+		c->what, name);
+	/* Die of SIGINT as if not caught, so that a shell script stops. */
+	sigprocmask(SIG_SETMASK, mask, NULL);
+	signal(SIGINT, SIG_DFL);
+	raise(SIGINT);
+	return EXIT_ERR;
+}
+
+/*
+ * DEV_DEL only starts the removal, which lasts as long as the device's
+ * clients hold it (SMC-D sockets may, for as long as their applications
+ * keep them): wait until it is over, so that what follows a dev del sees
+ * the device gone. SIGINT is blocked and taken by the sleep between two
+ * requests, so that no handler has to share a flag with this loop. If it
+ * is ignored (a background job), the set stays empty: a plain sleep.
+ */
+static int dev_del_wait(struct ismctl *c, const char *name)
+{
+	const struct timespec poll = { 0, DEL_POLL_MS * 1000000L };
+	struct sigaction old;
+	sigset_t set, mask;
+	int ret, n = 0;
+
+	sigemptyset(&set);
+	if (!sigaction(SIGINT, NULL, &old) && old.sa_handler != SIG_IGN)
+		sigaddset(&set, SIGINT);
+	sigprocmask(SIG_BLOCK, &set, &mask);
+	while ((ret = dev_going(c, name)) == 1) {
+		if (++n == DEL_NOTE_POLLS && isatty(STDERR_FILENO))
+			fprintf(stderr,
+				"ismctl: waiting for %s to go (its clients hold it; Ctrl-C stops waiting)\n",
+				name);
+		if (sigtimedwait(&set, NULL, &poll) == SIGINT)
+			return dev_del_interrupted(c, name, &mask);
+	}
+	sigprocmask(SIG_SETMASK, &mask, NULL);
+	return report(c, ret);
+}
+
+/* EBUSY: another dev del started the removal; strerror() would not say. */
+static int dev_del_busy(struct ismctl *c)
+{
+	const char *ext = nl_ext_msg(c->nl);
+
+	fprintf(stderr, "ismctl: %s: device is already being removed", c->what);
+	if (*ext)
+		fprintf(stderr, " (kernel: %s)", out_esc(ext));
+	fputc('\n', stderr);
+	return EXIT_ERR;
+}
+
 /* dev del [dev] NAME */
 static int dev_del(struct ismctl *c, int argc, char **argv)
 {
 	struct nlmsghdr *nlh;
+	int err;
 
 	if (argc == 2 && !strcmp(argv[0], "dev")) {
 		argc--;
@@ -135,7 +261,12 @@ static int dev_del(struct ismctl *c, int argc, char **argv)
 	snprintf(c->what, sizeof(c->what), "dev del %s", argv[0]);
 	nlh = ism_req(c, ISM_CMD_DEV_DEL, 0);
 	mnl_attr_put_strz(nlh, ISM_ATTR_DEV_NAME, argv[0]);
-	return report(c, nl_talk(c->nl, nlh, NULL, NULL));
+	err = nl_talk(c->nl, nlh, NULL, NULL);
+	if (err == -EBUSY)
+		return dev_del_busy(c);
+	if (err || c->no_wait)
+		return report(c, err);
+	return dev_del_wait(c, argv[0]);
 }
 
 /* dev [show [[dev] NAME] | add ... | del ...] */
@@ -162,7 +293,7 @@ int do_dev(struct ismctl *c, int argc, char **argv)
 		printf("Usage: ismctl [-s] [-j] [-p] dev [show [NAME]]\n"
 		       "       ismctl dev add TYPE NAME\n"
 		       "       ismctl dev add NAME type TYPE\n"
-		       "       ismctl dev del NAME\n");
+		       "       ismctl [-n] dev del NAME\n");
 		return 0;
 	}
 	return usage_error("unknown dev command \"%s\"", argv[0]);

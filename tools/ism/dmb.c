@@ -7,6 +7,11 @@
 
 #include "ismctl.h"
 
+/*
+ * One DMB. The kernel sends its token and the GID allowed to write into
+ * it only to callers with CAP_NET_ADMIN: without them, text shows "-" and
+ * JSON has no such key, rather than a zero that reads like a value.
+ */
 static int dmb_cb(const struct nlmsghdr *nlh, void *arg)
 {
 	const struct nlattr *tb[ISM_ATTR_MAX + 1];
@@ -16,21 +21,30 @@ static int dmb_cb(const struct nlmsghdr *nlh, void *arg)
 
 	if (ism_parse(nlh, tb) < 0)
 		return MNL_CB_ERROR;
-	if (!tb[ISM_ATTR_DMB_TOKEN])
+	if (!tb[ISM_ATTR_DMB_INDEX] && !tb[ISM_ATTR_DMB_TOKEN])
 		return MNL_CB_OK;
 	if (!(*rows)++)
 		out_text("%-15s %-18s %7s %10s %-15s %s\n", "DEV", "TOKEN",
 			 "INDEX", "LEN", "OWNER", "RGID");
-	snprintf(token, sizeof(token), "0x%016llx",
-		 (unsigned long long)ism_uint(tb[ISM_ATTR_DMB_TOKEN]));
-	ism_gid_str(tb[ISM_ATTR_DMB_RGID], rgid);
 	out_obj_start(NULL);
 	out_str("dev", "%-15s", ism_str(tb[ISM_ATTR_DEV_NAME]));
-	out_str("token", " %s", token);
+	if (tb[ISM_ATTR_DMB_TOKEN]) {
+		snprintf(token, sizeof(token), "0x%016llx",
+			 (unsigned long long)ism_uint(tb[ISM_ATTR_DMB_TOKEN]));
+		out_str("token", " %-18s", token);
+	} else {
+		out_text(" %-18s", "-");
+	}
 	out_uint("index", " %7llu", ism_uint(tb[ISM_ATTR_DMB_INDEX]));
 	out_uint("len", " %10llu", ism_uint(tb[ISM_ATTR_DMB_LEN]));
 	out_str("owner", " %-15s", ism_str(tb[ISM_ATTR_CLIENT_NAME]));
-	out_str("rgid", " %s\n", rgid);
+	if (tb[ISM_ATTR_DMB_RGID]) {
+		ism_gid_str(tb[ISM_ATTR_DMB_RGID], rgid);
+		out_str("rgid", " %s", rgid);
+	} else {
+		out_text(" -");
+	}
+	out_text("\n");
 	out_obj_end();
 	return MNL_CB_OK;
 }

@@ -30,6 +30,7 @@
 struct ismctl {
 	struct nl *nl;
 	int stats;		/* -s */
+	bool no_wait;		/* -n: dev del returns once the kernel accepted */
 	char what[64];		/* the command, for error messages */
 };
 
@@ -65,14 +66,18 @@ void out_arr_start(const char *key);
 void out_arr_end(void);
 /*
  * In JSON, "key": value (no key inside an array); in text, printf(@fmt,
- * value) if @fmt is not NULL.
+ * value) if @fmt is not NULL. Strings are escaped for either form.
  */
 void out_str(const char *key, const char *fmt, const char *val);
 void out_uint(const char *key, const char *fmt, unsigned long long val);
+/* In JSON, "key": true; in text, @text if not NULL. */
+void out_flag(const char *key, const char *text);
 void out_kv_str(const char *key, const char *val);
 void out_kv_uint(const char *key, unsigned long long val);
 /* Text only. */
 void out_text(const char *fmt, ...) __printf(1, 2);
+/* A string from the kernel for a terminal: non-printable bytes as \xHH. */
+const char *out_esc(const char *str);
 
 /* ---- stats.c ---- */
 int stats_print(const struct nlattr *nest);

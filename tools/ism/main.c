@@ -29,36 +29,48 @@ static const char help[] =
 "\n"
 "DESCRIPTION\n"
 "    Talks to the ISM layer (ism_core) through its generic netlink family\n"
-"    \"ism\". Showing needs no privileges; dev add, dev del and stats reset\n"
-"    need CAP_NET_ADMIN. Keywords may be abbreviated (ismctl d sh).\n"
+"    \"ism\". Showing needs no privileges, but DMB tokens and rgids show\n"
+"    only with CAP_NET_ADMIN; dev add, dev del and stats reset need\n"
+"    CAP_NET_ADMIN. Keywords may be abbreviated (ismctl d sh).\n"
 "\n"
 "    dev show     the devices: name, type, parent, fabric id (CHID), GID,\n"
-"                 DMB indexes (max_dmbs), largest DMB (max_dmb_len), DMBs\n"
-"                 registered now and the clients attached; with -s also\n"
-"                 the counters. With NAME only that device.\n"
+"                 going if it is being removed, DMB indexes (max_dmbs),\n"
+"                 largest DMB (max_dmb_len), DMBs registered now, the\n"
+"                 clients attached and those that refused the device\n"
+"                 (refused by, if any); with -s also the counters.\n"
+"                 With NAME only that device.\n"
 "    dev add      create a device of TYPE named NAME; the driver of TYPE\n"
 "                 must support it (loopback: ism_lo).\n"
-"    dev del      delete device NAME (devices made with dev add).\n"
+"    dev del      delete device NAME (devices made with dev add) and wait\n"
+"                 until it is gone, which lasts as long as its clients\n"
+"                 hold it (SMC-D sockets). Ctrl-C stops waiting; the\n"
+"                 kernel goes on removing it. With -n return at once.\n"
 "    dmb show     the registered DMBs: device, token, index, length,\n"
-"                 owning client and the GID allowed to write (rgid).\n"
+"                 owning client and the GID allowed to write (rgid);\n"
+"                 token and rgid only with CAP_NET_ADMIN, else \"-\" in\n"
+"                 text and no such keys in JSON.\n"
 "    client show  the clients: name, slot id, devices, DMBs held.\n"
 "    stats show   the same as -s dev show.\n"
 "    stats reset  set the counters of device NAME, or of all devices, to 0.\n"
 "\n"
 "    GIDs are printed in UUID notation (8-4-4-4-12 hex digits), tokens as\n"
-"    0x and 16 hex digits.\n"
+"    0x and 16 hex digits. Names from the kernel show bytes other than\n"
+"    printable ASCII, and the backslash, as \\xHH in text; JSON escapes\n"
+"    control bytes and bytes that are not valid UTF-8 as \\u00XX.\n"
 "\n"
 "OPTIONS\n"
 "    -s, --stats    show the device counters\n"
 "    -j, --json     JSON output: an array of objects\n"
 "    -p, --pretty   indented JSON (implies -j)\n"
+"    -n, --no-wait  dev del: return once the kernel started the removal\n"
 "    -h, --help     show this text\n"
 "    -V, --version  show the version\n"
 "\n"
 "EXIT STATUS\n"
 "    0  success\n"
 "    1  the kernel refused the request (the reason is printed, with the\n"
-"       kernel's message if it gave one)\n"
+"       kernel's message if it gave one), e.g. dev del of a device that\n"
+"       is already being removed\n"
 "    2  usage error\n"
 "    3  the ism family is not available (ism_core not loaded) or netlink\n"
 "       failed\n"
@@ -68,6 +80,7 @@ static const char help[] =
 "    ismctl -s -p dev show ismlo0\n"
 "    ismctl dev add loopback lo2\n"
 "    ismctl -j dmb show dev lo2\n"
+"    ismctl -n dev del lo2\n"
 "    ismctl stats reset\n"
 "\n"
 "SEE ALSO\n"
@@ -117,7 +130,7 @@ int report(struct ismctl *c, int err)
 	fflush(stdout);
 	fprintf(stderr, "ismctl: %s: %s", c->what, strerror(-err));
 	if (*ext)
-		fprintf(stderr, " (kernel: %s)", ext);
+		fprintf(stderr, " (kernel: %s)", out_esc(ext));
 	else if (err == -EPERM)
 		fputs(" (needs CAP_NET_ADMIN)", stderr);
 	fputc('\n', stderr);
@@ -171,6 +184,7 @@ int main(int argc, char **argv)
 		{ "stats", no_argument, NULL, 's' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "pretty", no_argument, NULL, 'p' },
+		{ "no-wait", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -181,7 +195,7 @@ int main(int argc, char **argv)
 	int opt, ret;
 
 	/* "+": options only before the object, as ip has them. */
-	while ((opt = getopt_long(argc, argv, "+sjphV", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+sjpnhV", opts, NULL)) != -1) {
 		switch (opt) {
 		case 's':
 			c.stats++;
@@ -191,6 +205,9 @@ int main(int argc, char **argv)
 			break;
 		case 'p':
 			pretty = true;
+			break;
+		case 'n':
+			c.no_wait = true;
 			break;
 		case 'h':
 			fputs(help, stdout);

@@ -68,6 +68,13 @@ if progs=$("$ISM_TESTDIR/tools.sh" -Werror); then
 else
 	result fail "build: tools"
 fi
+esc_log=$ISM_BUILD/ismctl-check.log
+if make -s -C "$ISM_ROOT/tools/ism" check CFLAGS='-O2 -g -Werror' >"$esc_log" 2>&1; then
+	result ok "tools: ismctl JSON escaping" "$(tail -n 1 "$esc_log" | sed 's/^# //')"
+else
+	cat "$esc_log" >&2
+	result fail "tools: ismctl JSON escaping" "see above"
+fi
 
 step "KUnit and e2e tests on the debug kernel"
 if [ "$built" -gt 0 ]; then
