@@ -25,8 +25,9 @@ ISM_KMODS=${ISM_KMODS:-ib_core smc smc_diag veth}
 # initramfs with their libraries.
 ISM_SYSPROGS=${ISM_SYSPROGS:-sockperf iperf3}
 # Our modules that are built but only loaded on request: ism_bench (make
-# bench), ism_tclient (tests/ismctl.sh), ism_stress (tests/stress.sh).
-ISM_NOLOAD=${ISM_NOLOAD:-ism_bench ism_tclient ism_stress}
+# bench), ism_tclient (tests/ismctl.sh), ism_stress (tests/stress.sh),
+# ism_sample (samples/ism, tests/sample-client.sh).
+ISM_NOLOAD=${ISM_NOLOAD:-ism_bench ism_tclient ism_stress ism_sample}
 
 log() {
 	echo "$*" >&2
@@ -71,6 +72,22 @@ judge_vm() {
 # Our .ko files under a build directory, KUnit modules included.
 our_modules() {
 	find "$1" -name '*.ko' | sort
+}
+
+# sample_result OUT WHAT: record whether build-modules.sh built
+# samples/ism/ism_sample.ko under OUT, out of tree against WHAT, with no
+# diagnostic in OUT/sample.log.
+sample_result() {
+	tag="build: samples/ism out of tree against $2 (W=1)"
+	if [ ! -f "$1/src/samples/ism/ism_sample.ko" ]; then
+		result fail "$tag" "no ism_sample.ko: see $1/sample.log"
+		return 1
+	fi
+	if ! "$ISM_TESTDIR/scan-build-log.py" "$1/sample.log" "$1/src/samples/ism"; then
+		result fail "$tag" "diagnostics above"
+		return 1
+	fi
+	result ok "$tag"
 }
 
 # The newest Debian stock kernel version with both an image and headers.

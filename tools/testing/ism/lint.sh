@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # lint.sh TREE: build our modules against the test kernel TREE with
-# W=1 and sparse on every file (C=2), then run checkpatch and kernel-doc
-# over our sources. Any diagnostic in our code fails. The modules stay in
-# $ISM_BUILD/debug for the VM tests.
+# W=1 and sparse on every file (C=2), samples/ism included (built out of
+# tree against them, see build-modules.sh), then run checkpatch and
+# kernel-doc over our sources. Any diagnostic in our code fails. The
+# modules stay in $ISM_BUILD/debug for the VM tests.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -24,6 +25,8 @@ else
 	rc=1
 fi
 
+sample_result "$out" "the test kernel" || rc=1
+
 if "$ISM_TESTDIR/modnames.sh" "$tree" "$out/src"; then
 	result ok "lint: module names unused by in-tree modules"
 else
@@ -32,7 +35,7 @@ else
 fi
 
 cd "$ISM_SRC" || exit 1
-csrc=$(find net drivers include tools -name '*.[ch]' ! -name '*.mod.c' 2>/dev/null | sort)
+csrc=$(find net drivers include samples tools -name '*.[ch]' ! -name '*.mod.c' 2>/dev/null | sort)
 if [ -z "$csrc" ]; then
 	result fail "lint: checkpatch" "no C sources found"
 	exit 1

@@ -10,6 +10,8 @@ set -u
 # CFLAGS goes by the environment, so a tools/ Makefile can add to it.
 CFLAGS="-O2 -g ${1:-}" make -s -B -C "$ISM_ROOT" tools \
 	TOOLS_EXTRA_CFLAGS="${1:-}" >&2 || exit 1
-for p in $(make -s -C "$ISM_ROOT" print-tools); do
+# Under a make -C (make -C DIR kunit) an inherited -w would mix
+# "Entering directory" lines into the paths.
+for p in $(make -s --no-print-directory -C "$ISM_ROOT" print-tools); do
 	echo "$ISM_ROOT/$p"
 done
