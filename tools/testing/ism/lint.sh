@@ -34,6 +34,20 @@ else
 	rc=1
 fi
 
+# The client and driver API is in symbol namespace ISM: every export of
+# ism_core but the tracepoint's (which have no namespace form in 6.1) and
+# the KUnit-only ones.
+unspaced=$(awk -F'\t' '$3 ~ /\/ism_core$/ && $2 !~ /^__(tracepoint|traceiter|SCK__|SCT__)/ &&
+	$5 != "ISM" && $5 != "EXPORTED_FOR_KUNIT_TESTING" { print $2 }' \
+	"$out/src/Module.symvers")
+nexports=$(grep -c '/ism_core	' "$out/src/Module.symvers")
+if [ "$nexports" -gt 0 ] && [ -z "$unspaced" ]; then
+	result ok "lint: ism_core's exports in namespace ISM" "$nexports exports"
+else
+	result fail "lint: ism_core's exports in namespace ISM" "outside it: $(echo $unspaced)"
+	rc=1
+fi
+
 cd "$ISM_SRC" || exit 1
 csrc=$(find net drivers include samples tools -name '*.[ch]' ! -name '*.mod.c' 2>/dev/null | sort)
 if [ -z "$csrc" ]; then
