@@ -217,7 +217,7 @@ struct ism_device_ops {
  * @name: the type's name, shown by netlink and sysfs ("loopback", ...);
  *	at most %ISM_NAME_MAXLEN characters
  * @owner: the driver's module; the core holds a reference while it calls
- *	@new_dev or @del_dev
+ *	@new_dev
  * @new_dev: optional; create and register a device named @name, for
  *	``ismctl dev add``. The name is valid and was free when the core
  *	checked; ism_dev_register() fails with -EEXIST if it was taken since.
@@ -225,7 +225,9 @@ struct ism_device_ops {
  *	failure where useful.
  * @del_dev: optional; unregister and free @dev, for ``ismctl dev del``.
  *	Return -ENODEV if @dev is not, or no longer, one of the driver's
- *	devices. The core holds a reference on @dev. Same context as @new_dev.
+ *	devices. The core holds a reference on @dev and calls it from a
+ *	work item, with no core lock held; ism_dev_type_unregister() waits
+ *	for it.
  * @list: core: entry in the registry of types, see
  *	ism_dev_type_register()
  */

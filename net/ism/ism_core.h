@@ -53,6 +53,7 @@ struct ism_dev *ism_dev_find(const char *name);
 bool ism_dev_name_valid(const char *name);
 bool ism_client_registered(const struct ism_client *client);
 
+bool ism_dev_type_registered(const struct ism_dev_type *type);
 struct ism_dev_type *ism_dev_type_get(const char *name);
 void ism_dev_type_put(const struct ism_dev_type *type);
 

@@ -284,7 +284,9 @@ EXPORT_SYMBOL_IF_KUNIT(ism_nl_dev_new_doit);
  * struct ism_nl_del - a device deletion requested over netlink
  * @work: runs the driver's del_dev
  * @dev: the device, with a reference
- * @type: its type, with a reference on the driver module
+ * @type: its type; ism_dev_type_unregister() waits for @work, so the
+ *	driver stays loaded without a module reference, which would keep
+ *	the driver from unloading for a moment after the device is gone
  */
 struct ism_nl_del {
 	struct work_struct work;
@@ -311,7 +313,6 @@ static void ism_nl_del_work(struct work_struct *work)
 	del->dev->del_queued = false;
 	mutex_unlock(&ism_registry_mutex);
 	put_device(&del->dev->dev);
-	ism_dev_type_put(del->type);
 	kfree(del);
 }
 
@@ -327,11 +328,11 @@ static int ism_nl_del_prepare(struct ism_nl_del *del, struct ism_dev *dev,
 		NL_SET_ERR_MSG(extack, "device is already being removed");
 		return -EBUSY;
 	}
-	if (!type || !type->del_dev || !try_module_get(type->owner)) {
+	/* Only a registered type: unregistering it waits for the work. */
+	if (!type || !type->del_dev || !ism_dev_type_registered(type)) {
 		NL_SET_ERR_MSG(extack, "the device's driver cannot delete it");
 		return -EOPNOTSUPP;
 	}
-	/* Both references keep @dev and its driver alive unlocked. */
 	get_device(&dev->dev);
 	dev->del_queued = true;
 	del->dev = dev;

@@ -8,6 +8,7 @@
 #include <linux/module.h>
 
 #include "ism_core.h"
+#include "ism_netlink.h"
 
 /* Under ism_registry_mutex. */
 static LIST_HEAD(ism_dev_types);
@@ -53,16 +54,26 @@ EXPORT_SYMBOL_NS_GPL(ism_dev_type_register, ISM);
  * @type: registered type
  *
  * Call it from the driver's module exit, before it deletes its devices:
- * the core calls new_dev and del_dev only with a reference on the module.
- * Process context; takes the registry mutex.
+ * the core calls new_dev only with a reference on the module, and this
+ * waits for the del_dev calls that ``ismctl dev del`` queued (each as long
+ * as that device's clients take to let it go). Process context; takes
+ * the registry mutex.
  */
 void ism_dev_type_unregister(struct ism_dev_type *type)
 {
 	mutex_lock(&ism_registry_mutex);
 	list_del_init(&type->list);
 	mutex_unlock(&ism_registry_mutex);
+	/* None is queued for @type from now on: see ism_nl_del_prepare(). */
+	ism_nl_dev_del_flush();
 }
 EXPORT_SYMBOL_NS_GPL(ism_dev_type_unregister, ISM);
+
+/* Caller holds ism_registry_mutex. */
+bool ism_dev_type_registered(const struct ism_dev_type *type)
+{
+	return ism_dev_type_find(type->name) == type;
+}
 
 /* The type @name with a reference on its module, or NULL. Takes the
  * registry mutex; release with ism_dev_type_put().
