@@ -191,9 +191,8 @@ static int dev_going(struct ismctl *c, const char *name)
 static int dev_del_interrupted(struct ismctl *c, const char *name,
 			       const sigset_t *mask)
 {
-	fprintf(stderr,
-		"ismctl: %s: stopped waiting; the kernel goes on removing %s\n",
-		c->what, name);
+	fprintf(stderr, "ismctl: %s: stopped waiting; ", out_esc(c->what));
+	fprintf(stderr, "the kernel goes on removing %s\n", out_esc(name));
 	/* Die of SIGINT as if not caught, so that a shell script stops. */
 	sigprocmask(SIG_SETMASK, mask, NULL);
 	signal(SIGINT, SIG_DFL);
@@ -237,7 +236,8 @@ static int dev_del_busy(struct ismctl *c)
 {
 	const char *ext = nl_ext_msg(c->nl);
 
-	fprintf(stderr, "ismctl: %s: device is already being removed", c->what);
+	fprintf(stderr, "ismctl: %s: device is already being removed",
+		out_esc(c->what));
 	if (*ext)
 		fprintf(stderr, " (kernel: %s)", out_esc(ext));
 	fputc('\n', stderr);

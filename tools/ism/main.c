@@ -113,8 +113,8 @@ int check_name(const char *what, const char *name)
 	size_t len = strlen(name);
 
 	if (!len || len > ISM_NAME_MAXLEN) {
-		usage_error("%s name \"%s\": 1 to %d characters", what, name,
-			    ISM_NAME_MAXLEN);
+		usage_error("%s name \"%s\": 1 to %d characters", what,
+			    out_esc(name), ISM_NAME_MAXLEN);
 		return -1;
 	}
 	return 0;
@@ -128,7 +128,8 @@ int report(struct ismctl *c, int err)
 	if (!err)
 		return 0;
 	fflush(stdout);
-	fprintf(stderr, "ismctl: %s: %s", c->what, strerror(-err));
+	/* The names in what come from the user: any bytes. */
+	fprintf(stderr, "ismctl: %s: %s", out_esc(c->what), strerror(-err));
 	if (*ext)
 		fprintf(stderr, " (kernel: %s)", out_esc(ext));
 	else if (err == -EPERM)
