@@ -20,7 +20,7 @@ ISM_RESULTS=${ISM_RESULTS:-/dev/null}
 # In-tree modules copied into every initramfs and loaded (with their
 # dependencies) before ours; the names of .ko files, without suffix.
 # Those built into a kernel are skipped for it.
-ISM_KMODS=${ISM_KMODS:-ib_core smc smc_diag veth}
+ISM_KMODS=${ISM_KMODS:-ib_core smc smc_diag veth 8021q}
 # Debian programs the e2e tests run (through smc_run), copied into the
 # initramfs with their libraries.
 ISM_SYSPROGS=${ISM_SYSPROGS:-sockperf iperf3}

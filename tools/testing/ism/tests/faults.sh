@@ -11,7 +11,7 @@
 # client's add_dev that could not register a DMB) and then, undone, left
 # the state exactly as it was. The state is what ism_fault -s lists:
 # /proc/modules (references, users), /sys/class/ism, /sys/module/ism_*, the
-# SMC-D bridge's devices in /sys/devices, ismctl's devices, clients and
+# SMC-D bridge's devices below the ISM devices, ismctl's devices, clients and
 # DMBs, SMC's SMC-D devices, and the SMC-D event workqueues' threads. A
 # dump that ends without an error must be complete. Leaks and kernel
 # reports are for the harness's kmemleak scan and log check.
@@ -42,6 +42,7 @@
 # that fails without __GFP_NOWARN (vmalloc in the module loader) off the
 # console, and prints everything else it held back (see ism_fault --help).
 . /ism/tests/lib/smc.sh
+. /ism/tests/lib/fault.sh
 
 FULL=${ISM_FAULTS_FULL:-0}
 VERBOSE=${ISM_FAULTS_VERBOSE:-0}
@@ -53,7 +54,6 @@ PHASE=${ISM_FAULTS_PHASE:-$(($(date +%j | sed 's/^0*//') % STEP))}
 PHASE=$((PHASE % STEP))
 echo "# every ${STEP}th N from $((PHASE + 1)) (ISM_FAULTS_STEP, ISM_FAULTS_PHASE)"
 CAP=${ISM_FAULTS_CAP:-4000}
-DBG=/sys/kernel/debug
 T=/sys/kernel/tracing
 MODS=/ism/modules
 DEV=f1
@@ -69,22 +69,9 @@ fi
 
 # ---- setup: what may fail, and the initcall trace event ----
 
-saved=
-# knob FILE VALUE: set a debugfs or tracefs knob, restored at exit (the
-# value of a list like "[local] global" is the one in brackets)
-knob() {
-	_v=$(cat "$1")
-	case $_v in *\[*) _v=$(echo "$_v" | sed 's/.*\[\(.*\)\].*/\1/') ;; esac
-	saved="$saved $1=$_v"
-	echo "$2" >"$1" || bad "echo $2 > $1"
-}
-
 printk_saved=$(cat /proc/sys/kernel/printk)
 restore() {
-	for kv in $saved; do
-		echo "${kv#*=}" >"${kv%%=*}"
-	done
-	saved=
+	knobs_restore
 	# In case ism_fault was killed with the console quiet.
 	echo "$printk_saved" >/proc/sys/kernel/printk
 	# Loaded unlogged: ism-unload would log an rmmod without an insmod.
@@ -93,16 +80,8 @@ restore() {
 trap restore EXIT
 trap 'restore; exit 1' INT TERM
 
-# Allocations that may sleep can fail too (by default only atomic ones
-# can). verbose: 1 logs a line per injected fault, which tells ism_fault
-# when it came (the default, 2, adds a stack dump that the log check would
-# count as a kernel report); ism_fault -w keeps those lines off the
-# console.
-for f in failslab fail_page_alloc; do
-	knob $DBG/$f/ignore-gfp-wait N
-	knob $DBG/$f/verbose 1
-done
-knob $DBG/fail_page_alloc/min-order 0
+# The line per injected fault also tells ism_fault when it came.
+fault_setup
 
 [ -d $T/events ] || mount -t tracefs tracefs $T ||
 	{ bad "mount tracefs"; exit 1; }

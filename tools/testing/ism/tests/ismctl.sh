@@ -143,6 +143,20 @@ refused "usage: unknown command" 2 "Try" ismctl dev frob
 refused "usage: dev add without a name" 2 "Try" ismctl dev add loopback
 refused "usage: a 16-character name" 2 "Try" \
 	ismctl dev add loopback sixteen-chars-xx
+# Device names are ASCII letters, digits and _.:- only: the kernel
+# refuses others ("caf\351", cafe with e-acute in Latin-1), and no sysfs
+# entry appears.
+name=$(printf 'caf\351')
+before=$(ls /sys/class/ism | wc -l)
+refused "dev add of a non-ASCII name: refused by the kernel" 1 \
+	"ismctl: dev add" ismctl dev add loopback "$name"
+if [ -e "/sys/class/ism/$name" ] || [ "$(ls /sys/class/ism | wc -l)" != "$before" ]; then
+	ls /sys/class/ism
+	bad "non-ASCII name: a /sys/class/ism entry appeared"
+	ismctl dev del "$name" >/dev/null 2>&1
+else
+	ok "non-ASCII name: no /sys/class/ism entry"
+fi
 
 # ---- unprivileged ----
 if ! grep -q '^nobody:' /etc/passwd 2>/dev/null; then
@@ -163,6 +177,32 @@ su -s /bin/sh nobody -c "$ISMCTL -j dev" >/tmp/nobody.json &&
 	json_flat /tmp/nobody.json &&
 	[ -n "$(jidx /tmp/nobody.json.flat name ismlo0)" ] &&
 	ok "unprivileged ismctl -j dev" || bad "unprivileged ismctl -j dev"
+# DMB tokens and peer GIDs let a peer write into a DMB: only callers with
+# CAP_NET_ADMIN get them. An unprivileged dump lists the same DMBs
+# without them; root's has them.
+isj rdmb dmb || bad "ismctl -j dmb as root"
+R=/tmp/rdmb.json.flat
+U=/tmp/udmb.json.flat
+if su -s /bin/sh nobody -c "$ISMCTL -j dmb" >/tmp/udmb.json 2>/tmp/udmb.err &&
+   json_flat /tmp/udmb.json; then
+	ok "unprivileged ismctl -j dmb"
+else
+	cat /tmp/udmb.err
+	bad "unprivileged ismctl -j dmb"
+fi
+eq "root's DMB dump: tokens" "$(jcount $R token)" 4
+eq "root's DMB dump: rgids" "$(jcount $R rgid)" 4
+eq "unprivileged DMB dump: the same DMBs (indexes)" \
+	"$(jvalues $U index | tr '\n' ' ')" "$(jvalues $R index | tr '\n' ' ')"
+eq "unprivileged DMB dump: the same owners" \
+	"$(jvalues $U owner | uniq -c | tr -s ' ')" " 4 $TC"
+eq "unprivileged DMB dump: no token key" "$(grep -c '^[0-9]*/token=' $U)" 0
+eq "unprivileged DMB dump: no rgid key" "$(grep -c '^[0-9]*/rgid=' $U)" 0
+su -s /bin/sh nobody -c "$ISMCTL dmb" >/tmp/udmb.txt 2>&1
+eq "unprivileged ismctl dmb (text): 4 DMBs" "$(grep -c " $TC " /tmp/udmb.txt)" 4
+grep -qE '0x[0-9a-f]{16}' /tmp/udmb.txt &&
+	{ cat /tmp/udmb.txt; bad "unprivileged ismctl dmb (text) shows tokens"; } ||
+	ok "unprivileged ismctl dmb (text): no token"
 
 # ---- malformed requests ----
 ism_nlbad >/tmp/nlbad.out 2>&1

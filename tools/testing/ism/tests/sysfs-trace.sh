@@ -4,7 +4,8 @@
 # e2e: the sysfs attributes of /sys/class/ism/<dev> agree with ismctl,
 # and the ism tracepoints report ism_tclient's known workload event by
 # event: 4 DMBs registered, 100 signalled writes of 4096 bytes, 100 irqs
-# delivered, 4 DMBs unregistered.
+# delivered, 4 DMBs unregistered. With the SMC-D bridge, SMC's device for
+# ismlo0 sits below ismlo0's own device.
 . /ism/tests/lib/smc.sh
 . /ism/tests/lib/json.sh
 
@@ -58,4 +59,19 @@ eq "trace: ism_dmb_unregister, 4" \
 eq "trace: nothing failed" "$(grep -c 'ret=-' /tmp/trace)" 0
 [ $rc -eq 0 ] || head -n 20 /tmp/trace
 echo >$T/trace
+
+# SMC's device for an ISM device sits below the ISM device: with the
+# SMC-D bridge, <ismlo0>/ism-ismlo0/ismlo0, not /sys/devices/ism-ismlo0.
+ism-load ib_core smc ism_smcd || bad "ism-load ib_core smc ism_smcd"
+real=$(readlink -f $SYS)
+echo "# $SYS is $real"
+wait_for 30 test -d "$real/ism-ismlo0" &&
+	ok "sysfs: the bridge's ism-ismlo0 below $real" ||
+	{ ls "$real"; bad "sysfs: no ism-ismlo0 below $real"; }
+[ -d "$real/ism-ismlo0/ismlo0" ] &&
+	ok "sysfs: SMC's device ismlo0 below ism-ismlo0" ||
+	{ ls "$real/ism-ismlo0" 2>&1; bad "sysfs: no ismlo0 below $real/ism-ismlo0"; }
+[ ! -e /sys/devices/ism-ismlo0 ] &&
+	ok "sysfs: nothing left at /sys/devices/ism-ismlo0" ||
+	bad "sysfs: /sys/devices/ism-ismlo0 exists"
 exit $rc
