@@ -367,13 +367,15 @@ int ism_nl_dev_del_doit(struct sk_buff *skb, struct genl_info *info)
 	dev = ism_nl_dev_by_attr(info, &err);
 	if (dev)
 		err = ism_nl_del_prepare(del, dev, info->extack);
+	/* Queued under the mutex: ism_dev_type_unregister() takes it before
+	 * it flushes, so it either sees the type gone here or waits for this.
+	 */
+	if (!err)
+		queue_work(ism_nl_del_wq, &del->work);
 	mutex_unlock(&ism_registry_mutex);
-	if (err) {
+	if (err)
 		kfree(del);
-		return err;
-	}
-	queue_work(ism_nl_del_wq, &del->work);
-	return 0;
+	return err;
 }
 EXPORT_SYMBOL_IF_KUNIT(ism_nl_dev_del_doit);
 
