@@ -127,21 +127,6 @@ ping_vlan() {
 check "VLAN 10: ping 10.0.10.2 from ns 1" ping_vlan
 
 # ---- an SMC-D connection over the VLAN ----
-# conns NS COUNT: smc_ss in NS lists COUNT connection ends on PORT (30 s);
-# the JSON in /tmp/ss.json for modes
-conns() {
-	_i=0
-	while [ $_i -lt 60 ]; do
-		nsx "$1" smc_ss -j >/tmp/ss.json 2>/dev/null
-		[ "$(tr '{' '\n' </tmp/ss.json |
-			grep -E "\"(local|peer)_port\":${PORT}[,}]" |
-			grep -vc '"mode":"-"')" -ge "$2" ] && return 0
-		sleep 0.5
-		_i=$((_i + 1))
-	done
-	return 1
-}
-
 nsx $ns2 smc_xfer server -a 10.0.10.2 -n 1 -p $PORT >$D/s 2>&1 &
 spid=$!
 wait_listen $D/s
@@ -150,11 +135,11 @@ nsx $ns1 smc_xfer client -a 10.0.10.2 -p $PORT -b 8M --bidir -s 10 \
 cpid=$!
 wait_holding $D/c 1 && wait_holding $D/s 1 ||
 	bad "the connection did not finish its transfer"
-conns $ns1 1 || bad "ns 1: connection not listed"
+wait_conns 1 $PORT $ns1 || bad "ns 1: connection not listed"
 m=$(modes $PORT)
 [ "$m" = "SMCD " ] && ok "ns 1 (client end): SMCD over VLAN 10" ||
 	{ cat /tmp/ss.json; bad "ns 1 (client end): modes '$m'"; }
-conns $ns2 1 || bad "ns 2: connection not listed"
+wait_conns 1 $PORT $ns2 || bad "ns 2: connection not listed"
 m=$(modes $PORT)
 [ "$m" = "SMCD " ] && ok "ns 2 (server end): SMCD over VLAN 10" ||
 	{ cat /tmp/ss.json; bad "ns 2 (server end): modes '$m'"; }

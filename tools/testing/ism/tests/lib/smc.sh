@@ -74,12 +74,17 @@ wait_holding() {
 	wait_for 60 holding "$1" "$2"
 }
 
-# wait_conns N PORT: until smc_ss lists N connection ends (not listeners)
-# with a local or peer port PORT (30 s); the JSON goes to /tmp/ss.json
+# wait_conns N PORT [NS]: until smc_ss (in network namespace NS, made
+# by smc_ns, if given) lists N connection ends (not listeners) with a
+# local or peer port PORT (30 s); the JSON goes to /tmp/ss.json
 wait_conns() {
 	i=0
 	while [ $i -lt 60 ]; do
-		smc_ss -j >/tmp/ss.json
+		if [ -n "${3:-}" ]; then
+			smc_ns exec "$3" smc_ss -j >/tmp/ss.json 2>/dev/null
+		else
+			smc_ss -j >/tmp/ss.json
+		fi
 		[ "$(tr '{' '\n' </tmp/ss.json |
 			grep -E "\"(local|peer)_port\":$2[,}]" |
 			grep -vc '"mode":"-"')" -ge "$1" ] && return 0
