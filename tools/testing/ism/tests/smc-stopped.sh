@@ -73,6 +73,20 @@ now() {
 	NOW=${_u%.*}
 }
 
+# removal_done N WHAT SIGNAL ERRFILE: the background removal $rpid (WHAT,
+# its stderr in ERRFILE) ends with status 0 within 60 s of SIGNAL
+removal_done() {
+	if wait_for 60 ended $rpid; then
+		wait $rpid
+		r=$?
+		[ $r = 0 ] && ok "$1: $2 completed after $3" ||
+			bad "$1: $2: status $r: $(cat "$4")"
+	else
+		bad "$1: $2 not ended 60 s after $3"
+		stack $rpid
+	fi
+}
+
 # stack PID: the state and kernel stack of PID, as comments
 stack() {
 	pstate "$1"
@@ -406,15 +420,7 @@ if connect 1 5701; then
 	echo "$spid" >$D/procs
 	touch $D/released
 	wait $wdog
-	if wait_for 60 ended $rpid; then
-		wait $rpid
-		r=$?
-		[ $r = 0 ] && ok "1: ismctl dev del ismlo0 completed after SIGCONT" ||
-			bad "1: ismctl dev del ismlo0: status $r: $(cat $D/rm1.err)"
-	else
-		bad "1: ismctl dev del ismlo0 not ended 60 s after SIGCONT"
-		stack $rpid
-	fi
+	removal_done 1 "ismctl dev del ismlo0" SIGCONT $D/rm1.err
 	dev_gone 60 ismlo0 && ok "1: ismlo0 gone" ||
 		bad "1: ismlo0 still there 60 s after SIGCONT"
 	echo "# SIGCONT at $release_t s, ismlo0 gone at $(cut -d' ' -f1 /proc/uptime) s"
@@ -465,15 +471,7 @@ if connect 2 5702; then
 	blocked 2 ismlo0 $rpid
 	release
 	wait $wdog
-	if wait_for 60 ended $rpid; then
-		wait $rpid
-		r=$?
-		[ $r = 0 ] && ok "2: rmmod ism_lo completed after SIGKILL" ||
-			bad "2: rmmod ism_lo: status $r: $(cat $D/rm2.err)"
-	else
-		bad "2: rmmod ism_lo not ended 60 s after SIGKILL"
-		stack $rpid
-	fi
+	removal_done 2 "rmmod ism_lo" SIGKILL $D/rm2.err
 	mod_loaded ism_lo && bad "2: ism_lo still loaded" || ok "2: ism_lo gone"
 	dev_gone 10 ismlo0 && ok "2: ismlo0 gone" || bad "2: ismlo0 still listed"
 	# Killed while stopped: the application saw nothing of the removal.
