@@ -103,7 +103,8 @@ struct ism_event {
  * @add_dev: mandatory; a device became available to the client. Return 0
  *	to use it, or a negative errno to refuse it: the core then calls no
  *	other callback of the client for the device, releases what the client
- *	registered on it, and shows the client as refusing it (``ismctl dev``).
+ *	registered on it, logs ``client NAME refused the device: ERRNO``
+ *	and shows the client as refusing it (``ismctl dev``).
  *	Process context, with the device's own client lock held and no global
  *	lock: it must not register or unregister clients or devices. The
  *	client may register DMBs from here.
@@ -125,7 +126,8 @@ struct ism_event {
  *
  * @handle_irq and @handle_event are called under rcu_read_lock() only
  * between the end of a successful @add_dev and the start of @remove_dev
- * for that device.
+ * for that device: a signal the client provokes from @add_dev itself is
+ * lost.
  */
 struct ism_client {
 	const char *name;
@@ -408,7 +410,7 @@ static inline void ism_stat_add(struct ism_dev *dev, unsigned int stat, u64 n)
  * ism_stat_error() - the counter for an error a device request returned
  * @err: negative errno
  *
- * Return: an %ISM_STAT_ATTR_ERR_* &enum ism_stat_attr.
+ * Return: an ``ISM_STAT_ATTR_ERR_*`` value of &enum ism_stat_attr.
  */
 static inline unsigned int ism_stat_error(int err)
 {
@@ -448,8 +450,9 @@ void ism_trace_move_data(struct ism_dev *dev, u64 token, unsigned int offset,
  * removed by remove_dev; the call does not check it.
  *
  * Return: 0, -ENOENT for an unknown token, -EINVAL for a range outside the
- * DMB, a bad @idx or a NULL @data with a non-zero @size, or another
- * negative errno from the device.
+ * DMB (wrap-around included), a bad @idx or a NULL @data with a non-zero
+ * @size, or another negative errno from the device. Nothing is written
+ * on error.
  */
 static inline int ism_move_data(struct ism_dev *dev, u64 token,
 				unsigned int idx, bool sf, unsigned int offset,

@@ -20,6 +20,7 @@
  * @dmb: DMB with len and rgid set; the device fills the other fields
  * @client: the owner, which receives the DMB's irqs
  *
+ * The DMB is zeroed, and a signal of it goes to @client's handle_irq.
  * Process context; may sleep. Fails once the device or the client is
  * being unregistered, from the moment the core stops delivering the
  * client's irqs for @dev: a DMB that a worker of the client registers

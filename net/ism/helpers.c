@@ -25,6 +25,7 @@ static int ism_count_error(struct ism_dev *dev, int ret)
  * @vid_valid: whether @vid is meaningful
  * @vid: VLAN id
  *
+ * A device reaches its own GID; a loopback device reaches only itself.
  * Process context.
  *
  * Return: 0 if the peer is reachable; -EINVAL for NULL arguments; else the

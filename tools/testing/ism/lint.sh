@@ -107,4 +107,15 @@ else
 	result fail "lint: kernel-doc"
 	rc=1
 fi
+
+# ism.rst pulls the API reference from the kernel-doc comments; render it
+# as the kernel's `make htmldocs` would, warnings fatal.
+hd_log=$ISM_BUILD/htmldocs.log
+if "$ISM_TESTDIR/htmldocs.sh" "$tree" >"$hd_log" 2>&1; then
+	result ok "lint: htmldocs (Sphinx, kernel-doc)" "$(tail -n 1 "$hd_log")"
+else
+	cat "$hd_log" >&2
+	result fail "lint: htmldocs (Sphinx, kernel-doc)" "see above"
+	rc=1
+fi
 exit $rc
