@@ -43,7 +43,7 @@ SRCS_ism_fault := tools/ism/nl.c
 TOOLS_DYNAMIC += ism_fault
 
 .PHONY: all modules tools modules_install clean check lint kunit vm stock \
-	bench demo stress help print-tools kdir
+	bench demo stress htmldocs help print-tools kdir
 
 all: modules tools
 
@@ -101,13 +101,15 @@ vm:
 stock:
 	@$(TESTDIR)/stock.sh
 
+# bench, demo and stress append their figures to the results file
+# (record.sh; ISM_RECORD=0 only prints).
 bench:
-	@$(TESTDIR)/stock.sh bench
+	@$(TESTDIR)/record.sh 'make bench' '^ism_bench under' $(TESTDIR)/stock.sh bench
 
 # sockperf over TCP and over SMC-D on Debian's stock kernel, one table.
 demo:
 	@$(TESTDIR)/deps.sh
-	@$(TESTDIR)/stock.sh demo
+	@$(TESTDIR)/record.sh 'make demo' '^sockperf, medians' $(TESTDIR)/stock.sh demo
 
 # The reliability run in the debug VM: the KUnit suites (the bad-input
 # table among them), then the long forms of the stress, churn, fault and
@@ -117,7 +119,14 @@ stress:
 	@$(TESTDIR)/deps.sh
 	@ISM_APPEND="ism.env=$(STRESS_ENV) ism.e2e_only=stress,churn,faults,smc-load $(ISM_APPEND)" \
 		ISM_E2E_TIMEOUT=$${ISM_E2E_TIMEOUT:-1500} \
-		ISM_VM_TIMEOUT=$${ISM_VM_TIMEOUT:-5400} $(TESTDIR)/vmtest.sh test
+		ISM_VM_TIMEOUT=$${ISM_VM_TIMEOUT:-5400} $(TESTDIR)/record.sh \
+		'make stress' '^== reliability summary' $(TESTDIR)/vmtest.sh test
+
+# Documentation/ rendered as the kernel's make htmldocs would, into
+# build/htmldocs/html; make lint does it too, warnings fatal.
+htmldocs:
+	@$(TESTDIR)/deps.sh
+	@$(TESTDIR)/htmldocs.sh "$$($(TESTDIR)/build-kernel.sh)"
 
 help:
 	@echo 'make [KDIR=DIR]         build the modules (and tools) against KDIR'
@@ -125,10 +134,12 @@ help:
 	@echo 'make modules_install    install them (INSTALL_MOD_PATH honoured)'
 	@echo 'make clean              remove build products and build/'
 	@echo 'make check              the whole test; prints "N passed, N failed"'
-	@echo 'make lint               W=1 + sparse build, checkpatch, kernel-doc'
+	@echo 'make lint               W=1 + sparse build, checkpatch, kernel-doc, htmldocs'
+	@echo 'make htmldocs           render Documentation/ into build/htmldocs/html'
 	@echo 'make kunit [SUITE=GLOB] KUnit + e2e tests in the debug VM'
 	@echo 'make vm [SUITE=GLOB]    shell in the debug VM, modules loaded'
 	@echo 'make stock              modules and e2e tests on the Debian stock kernel'
 	@echo 'make demo               sockperf over TCP and SMC-D on the stock kernel, one table'
 	@echo 'make stress             the reliability run (60 s stress, 100 churn cycles, ...)'
 	@echo 'make bench              run ism_bench.ko on the Debian stock kernel in a VM'
+	@echo '                        (demo, stress, bench append to ism-results.rst)'
