@@ -18,9 +18,6 @@
 
 #define LO_TEST_MAX_DMB_LEN	SZ_1M
 #define LO_TEST_MAX_ATTACHED	8
-/* Event codes LO_TEST_EVENT_CODE + n are counted for stress worker n. */
-#define LO_TEST_EVENT_CODE	0x15c0
-#define LO_STRESS_WORKERS	4
 
 /**
  * struct lo_test_state - what the test client saw, and what a case holds
@@ -35,7 +32,6 @@
  * @events: events delivered
  * @last_event: the last of them
  * @bad_events: events from another device or of an unexpected kind
- * @events_by_code: events with code %LO_TEST_EVENT_CODE + n, by n
  * @dmbs: registered DMBs, by index
  * @live: indexes of @dmbs in use
  * @attached: tokens attached
@@ -56,7 +52,6 @@ struct lo_test_state {
 	unsigned int events;
 	struct ism_event last_event;
 	atomic_t bad_events;
-	atomic_t events_by_code[LO_STRESS_WORKERS];
 	struct ism_dmb *dmbs;
 	unsigned long *live;
 	u64 attached[LO_TEST_MAX_ATTACHED];

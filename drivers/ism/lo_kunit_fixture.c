@@ -47,14 +47,11 @@ static void lo_test_handle_irq(struct ism_dev *dev, unsigned int idx,
 static void lo_test_handle_event(struct ism_dev *dev,
 				 const struct ism_event *event)
 {
-	u32 worker = event->code - LO_TEST_EVENT_CODE;
 	unsigned long flags;
 
 	if (dev != READ_ONCE(lo.dev) || event->type != ISM_EVT_SWR ||
 	    !uuid_equal(&event->gid, &lo.gid))
 		atomic_inc(&lo.bad_events);
-	else if (worker < LO_STRESS_WORKERS)
-		atomic_inc(&lo.events_by_code[worker]);
 
 	spin_lock_irqsave(&lo.event_lock, flags);
 	lo.last_event = *event;
@@ -203,14 +200,11 @@ static void lo_test_free(void)
 
 int lo_test_suite_init(struct kunit_suite *suite)
 {
-	unsigned int i;
 	int ret;
 
 	atomic_set(&lo.irqs, 0);
 	atomic_set(&lo.bad_irqs, 0);
 	atomic_set(&lo.bad_events, 0);
-	for (i = 0; i < LO_STRESS_WORKERS; i++)
-		atomic_set(&lo.events_by_code[i], 0);
 	lo.events = 0;
 	lo.nr_attached = 0;
 
