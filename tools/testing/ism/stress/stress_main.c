@@ -273,11 +273,19 @@ static void st_check_devs(void)
 				break;
 		gen = list_entry_is_head(sd, &st_devs, list) ? 0 : sd->gen;
 		rcu_read_unlock();
-		sd = gen ? st_get_dev(gen) : NULL;
-		if (!sd)
+		if (!gen)
 			break;
+		sd = st_get_dev(gen);
+		if (!sd)
+			continue;
 		ism_get_local_gid(sd->dev, &dmb.rgid);
 		ret = ism_register_dmb(sd->dev, &dmb, &st_client);
+		/* A deletion stress.sh queued last may still be running. */
+		if (ret == -ENODEV) {
+			st_count(ST_REFUSED_LEAVING);
+			st_put_dev(sd);
+			continue;
+		}
 		if (!ret) {
 			ret = ism_move_data(sd->dev, dmb.token, 0, false,
 					    PAGE_SIZE - 1, &byte, 1);
