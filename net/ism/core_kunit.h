@@ -2,8 +2,9 @@
 /*
  * The fixture of the ISM core's KUnit suites (ism_core_kunit.ko): a fake
  * device with a small DMB table that counts which of its ops were called
- * and records their arguments, and test clients that count their
- * callbacks. Defined in core_kunit_fixture.c.
+ * and records their arguments (core_kunit_fake.c), and test clients that
+ * count their callbacks (core_kunit_fixture.c). The netlink suites'
+ * request helpers, at the end, are in core_kunit_netlink.c.
  */
 #ifndef _NET_ISM_CORE_KUNIT_H
 #define _NET_ISM_CORE_KUNIT_H
@@ -12,6 +13,9 @@
 #include <linux/atomic.h>
 #include <linux/completion.h>
 #include <linux/ism.h>
+#include <linux/list.h>
+#include <linux/sizes.h>
+#include <net/genetlink.h>
 
 #define FAKE_MAX_DMBS		16
 #define FAKE_MAX_DMB_LEN	4096
@@ -20,6 +24,9 @@
 #define FAKE_DMA_BASE		0x100000
 #define FAKE_ATTACH_LEN		333
 #define FAKE_ERR		(-ENOLINK)	/* a value no core path returns */
+/* The type of the fake loopback devices the netlink suites create. */
+#define FAKE_TYPE		"kunit-fake"
+#define FAKE_LOOP_MAX_DMB_LEN	SZ_64K
 
 #define TEST_MAX_DEVS		10
 #define TEST_MAX_CLIENTS	(ISM_MAX_CLIENTS + 2)
@@ -44,6 +51,8 @@ struct fake_slot {
 	u64 token;
 	u32 idx;
 	u32 len;
+	void *buf;		/* loop device: the DMB's memory */
+	unsigned int attached;	/* loop device: attachments of the DMB */
 };
 
 /* Arguments of the last call of each op. */
@@ -68,6 +77,7 @@ struct fake_args {
 struct fake_dev {
 	unsigned int calls[OP_NR];
 	struct fake_slot slots[FAKE_MAX_DMBS];
+	u64 token_base;		/* tokens are token_base + 1, + 2, ... */
 	u64 tokens;		/* tokens handed out so far */
 	bool zero_dma;		/* register_dmb reports dma_addr 0 */
 	int register_err;	/* register_dmb fails with it if set */
@@ -76,6 +86,13 @@ struct fake_dev {
 	unsigned int unreg_unknown;	/* unregister_dmb of no DMB */
 	int ret;		/* returned by the other ops */
 	struct fake_args last;
+	/* A fake loopback device, made through ISM_CMD_DEV_NEW of type
+	 * FAKE_TYPE: its DMBs are memory that move_data writes and signals,
+	 * and it reaches only itself (the ops ignore @ret).
+	 */
+	bool loop;
+	struct list_head list;	/* loop device: in the type's list */
+	struct ism_dev *ism;	/* loop device: the device this is part of */
 };
 
 static inline struct fake_dev *to_fake(struct ism_dev *dev)
@@ -155,6 +172,8 @@ int td_register(struct kunit *test, struct ism_dev *dev);
 void td_unregister(struct kunit *test, struct ism_dev *dev);
 struct ism_dev *td_new(struct kunit *test,
 		       const struct ism_device_ops *ops);
+int fake_type_register(void);
+void fake_type_unregister(void);
 void expect_add_remove(struct kunit *test, struct test_client *tc,
 		       int d, unsigned int nadd, unsigned int nremove,
 			      int line);
@@ -162,5 +181,41 @@ void expect_add_remove(struct kunit *test, struct test_client *tc,
 /* Expects @nadd add_dev and @nremove remove_dev calls of @tc for device @d. */
 #define EXPECT_ADD_REMOVE(test, tc, d, nadd, nremove) \
 	expect_add_remove(test, tc, d, nadd, nremove, __LINE__)
+
+/* ------------------------- netlink suites ------------------------- */
+
+/**
+ * struct nl_req - a request as genetlink hands it to a handler
+ * @skb: the message while it is built
+ * @attrs: its attributes, once parsed with the family's policy
+ * @extack: where the policy and the handler put their message
+ * @info: what the handler gets
+ */
+struct nl_req {
+	struct sk_buff *skb;
+	struct nlattr *attrs[ISM_ATTR_MAX + 1];
+	struct netlink_ext_ack extack;
+	struct genl_info info;
+};
+
+struct nl_req *nl_req_new(struct kunit *test);
+int nl_req_parse(struct kunit *test, struct nl_req *req);
+struct nl_req *nl_req_dev(struct kunit *test, const char *name,
+			  const char *type);
+int nl_do(struct kunit *test,
+	  int (*doit)(struct sk_buff *skb, struct genl_info *info),
+	  const char *name, const char *type, const char **msg);
+void nl_dev_read(struct kunit *test, struct ism_dev *dev, u64 *stats,
+		 u32 *dmbs);
+
+/* Counter @attr (an ISM_STAT_ATTR_ suffix) in an array from nl_dev_read(). */
+#define STAT(stats, attr)	((stats)[ISM_STAT_ATTR_##attr - ISM_STAT_ATTR_MOVES])
+
+/* The test client and the fake loopback devices nl_test_setup() creates. */
+#define NL_TEST_DEVS	2
+extern struct ism_dev *nl_test_devs[NL_TEST_DEVS];
+extern struct ism_client nl_test_client;
+int nl_test_setup(struct kunit *test, unsigned int ndevs);
+void nl_test_teardown(struct kunit *test);
 
 #endif /* _NET_ISM_CORE_KUNIT_H */

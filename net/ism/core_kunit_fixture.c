@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fixture of the ISM core's KUnit suites: see core_kunit.h.
+ * The fixture of the ISM core's KUnit suites (see core_kunit.h): the test
+ * clients and the context of a case. The fake device is in core_kunit_fake.c.
  */
 #include <linux/device.h>
 #include <linux/irqflags.h>
@@ -9,181 +10,6 @@
 #include <linux/uuid.h>
 
 #include "core_kunit.h"
-
-static int fake_query_remote_gid(struct ism_dev *dev, const uuid_t *rgid,
-				 u32 vid_valid, u32 vid)
-{
-	struct fake_dev *fake = to_fake(dev);
-
-	fake->calls[OP_QUERY_REMOTE_GID]++;
-	fake->last.rgid = rgid;
-	fake->last.vid_valid = vid_valid;
-	fake->last.vid = vid;
-	return fake->ret;
-}
-
-static int fake_register_dmb(struct ism_dev *dev, struct ism_dmb *dmb)
-{
-	struct fake_dev *fake = to_fake(dev);
-	struct fake_slot *slot;
-	unsigned int i;
-
-	fake->calls[OP_REGISTER_DMB]++;
-	fake->last.dmb = dmb;
-	if (fake->register_err)
-		return fake->register_err;
-	for (i = 0; i < FAKE_MAX_DMBS; i++)
-		if (!fake->slots[i].used)
-			break;
-	if (i == FAKE_MAX_DMBS)
-		return -ENOSPC;
-	slot = &fake->slots[i];
-	slot->used = true;
-	slot->token = FAKE_TOKEN_BASE + ++fake->tokens;
-	slot->idx = fake->force_idx ? fake->forced_idx : i;
-	slot->len = dmb->len;
-	dmb->token = slot->token;
-	dmb->idx = slot->idx;
-	dmb->cpu_addr = slot;
-	dmb->dma_addr = fake->zero_dma ? 0 : FAKE_DMA_BASE + i * PAGE_SIZE;
-	return 0;
-}
-
-/* Finds the DMB by token and idx, as the ops contract says. */
-static int fake_unregister_dmb(struct ism_dev *dev, struct ism_dmb *dmb)
-{
-	struct fake_dev *fake = to_fake(dev);
-	unsigned int i;
-
-	fake->calls[OP_UNREGISTER_DMB]++;
-	fake->last.dmb = dmb;
-	for (i = 0; i < FAKE_MAX_DMBS; i++) {
-		struct fake_slot *slot = &fake->slots[i];
-
-		if (slot->used && slot->token == dmb->token &&
-		    slot->idx == dmb->idx) {
-			slot->used = false;
-			return 0;
-		}
-	}
-	fake->unreg_unknown++;
-	return -ENOENT;
-}
-
-static int fake_move_data(struct ism_dev *dev, u64 token, unsigned int idx,
-			  bool sf, unsigned int offset, const void *data,
-			  unsigned int size)
-{
-	struct fake_dev *fake = to_fake(dev);
-
-	fake->calls[OP_MOVE_DATA]++;
-	fake->last.token = token;
-	fake->last.idx = idx;
-	fake->last.sf = sf;
-	fake->last.offset = offset;
-	fake->last.data = data;
-	fake->last.size = size;
-	return fake->ret;
-}
-
-static u16 fake_get_chid(struct ism_dev *dev)
-{
-	to_fake(dev)->calls[OP_GET_CHID]++;
-	return FAKE_CHID;
-}
-
-static int fake_signal_event(struct ism_dev *dev, const uuid_t *rgid,
-			     u32 trigger_irq, u32 event_code, u64 info)
-{
-	struct fake_dev *fake = to_fake(dev);
-
-	fake->calls[OP_SIGNAL_EVENT]++;
-	fake->last.rgid = rgid;
-	fake->last.trigger_irq = trigger_irq;
-	fake->last.event_code = event_code;
-	fake->last.info = info;
-	return fake->ret;
-}
-
-static int fake_add_vlan_id(struct ism_dev *dev, u64 vlan_id)
-{
-	struct fake_dev *fake = to_fake(dev);
-
-	fake->calls[OP_ADD_VLAN_ID]++;
-	fake->last.vlan_id = vlan_id;
-	return fake->ret;
-}
-
-static int fake_del_vlan_id(struct ism_dev *dev, u64 vlan_id)
-{
-	struct fake_dev *fake = to_fake(dev);
-
-	fake->calls[OP_DEL_VLAN_ID]++;
-	fake->last.vlan_id = vlan_id;
-	return fake->ret;
-}
-
-static int fake_attach_dmb(struct ism_dev *dev, struct ism_dmb *dmb)
-{
-	struct fake_dev *fake = to_fake(dev);
-
-	fake->calls[OP_ATTACH_DMB]++;
-	fake->last.dmb = dmb;
-	dmb->cpu_addr = fake;
-	dmb->len = FAKE_ATTACH_LEN;
-	return fake->ret;
-}
-
-static int fake_detach_dmb(struct ism_dev *dev, u64 token)
-{
-	struct fake_dev *fake = to_fake(dev);
-
-	fake->calls[OP_DETACH_DMB]++;
-	fake->last.token = token;
-	return fake->ret;
-}
-
-/* Only the mandatory ops. */
-const struct ism_device_ops fake_ops_min = {
-	.query_remote_gid = fake_query_remote_gid,
-	.register_dmb = fake_register_dmb,
-	.unregister_dmb = fake_unregister_dmb,
-	.move_data = fake_move_data,
-	.get_chid = fake_get_chid,
-};
-
-const struct ism_device_ops fake_ops_full = {
-	.query_remote_gid = fake_query_remote_gid,
-	.register_dmb = fake_register_dmb,
-	.unregister_dmb = fake_unregister_dmb,
-	.move_data = fake_move_data,
-	.get_chid = fake_get_chid,
-	.signal_event = fake_signal_event,
-	.add_vlan_id = fake_add_vlan_id,
-	.del_vlan_id = fake_del_vlan_id,
-	.attach_dmb = fake_attach_dmb,
-	.detach_dmb = fake_detach_dmb,
-};
-
-unsigned int fake_used(struct ism_dev *dev)
-{
-	struct fake_dev *fake = to_fake(dev);
-	unsigned int i, n = 0;
-
-	for (i = 0; i < FAKE_MAX_DMBS; i++)
-		n += fake->slots[i].used;
-	return n;
-}
-
-unsigned int fake_total_calls(struct ism_dev *dev)
-{
-	struct fake_dev *fake = to_fake(dev);
-	unsigned int i, n = 0;
-
-	for (i = 0; i < OP_NR; i++)
-		n += fake->calls[i];
-	return n;
-}
 
 /* ------------------------- test context ------------------------- */
 
@@ -476,6 +302,7 @@ struct ism_dev *td_alloc_unnamed(struct kunit *test,
 	KUNIT_ASSERT_NOT_NULL(test, dev);
 	ctx->devs[ctx->ndevs++] = dev;
 	fake = to_fake(dev);
+	fake->token_base = FAKE_TOKEN_BASE;
 	dev->max_dmbs = FAKE_MAX_DMBS;
 	dev->max_dmb_len = FAKE_MAX_DMB_LEN;
 	uuid_gen(&dev->gid);
@@ -533,6 +360,7 @@ void expect_add_remove(struct kunit *test, struct test_client *tc,
 			    tc->name, d, line);
 }
 
-MODULE_DESCRIPTION("KUnit tests of the ISM core");
+MODULE_DESCRIPTION("KUnit tests of the ISM core and its netlink family");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 MODULE_IMPORT_NS(ISM);

@@ -5,8 +5,9 @@
 # ism_stress's kthreads (tools/testing/ism/stress) register, write,
 # signal, attach and unregister on every device and a second client comes
 # and goes, while this script adds and deletes loopback devices with
-# ismctl and unloads and reloads ism_lo. Every write is verified; the
-# module's summary must show work of every kind and no failure.
+# ismctl and unloads and reloads ism_lo. Every write, and on loopback
+# devices every signal and event, is verified; the module's summary must
+# show work of every kind and no failure.
 . /ism/tests/lib/smc.sh
 
 secs=${ISM_STRESS_SECS:-10}
@@ -45,7 +46,8 @@ for op in register unregister move move_signal attach \
 	[ "${v:-0}" -gt 0 ] && ok "stress: $op done $v times" ||
 		bad "stress: $op never done"
 done
-for f in irqs_checked events client_churns devs_added devs_removed; do
+for f in verified irqs_checked events client_churns client_dmbs \
+	client_dmbs_left client_events devs_added devs_removed devs_checked; do
 	v=$(field "$f")
 	[ "${v:-0}" -gt 0 ] && ok "stress: $f=$v" || bad "stress: $f=${v:-none}"
 done

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The bad-input table: one KUnit case per helper or netlink command and
+ * Suite ism_bad_input, the bad-input table, on two fake loopback devices
+ * (core_kunit.h): one KUnit case per helper or netlink command and
  * class of invalid argument. Each row must return its error code and
  * change nothing: the devices, their DMB counts and success counters, and
  * the content of a canary DMB are compared before and after. The table's
@@ -11,7 +12,7 @@
 #include <linux/string.h>
 
 #include "ism_netlink.h"
-#include "nl_kunit.h"
+#include "core_kunit.h"
 
 #define BI_LEN		8192
 #define BI_FILL		0xa5
@@ -223,17 +224,17 @@ static int bi_nl_new_no_type(struct kunit *t, struct bi_ctx *c)
 
 static int bi_nl_new_no_name(struct kunit *t, struct bi_ctx *c)
 {
-	return nl_do(t, ism_nl_dev_new_doit, NULL, "loopback", NULL);
+	return nl_do(t, ism_nl_dev_new_doit, NULL, FAKE_TYPE, NULL);
 }
 
 static int bi_nl_new_bad_name(struct kunit *t, struct bi_ctx *c)
 {
-	return nl_do(t, ism_nl_dev_new_doit, "kunit bi", "loopback", NULL);
+	return nl_do(t, ism_nl_dev_new_doit, "kunit bi", FAKE_TYPE, NULL);
 }
 
 static int bi_nl_new_taken(struct kunit *t, struct bi_ctx *c)
 {
-	return nl_do(t, ism_nl_dev_new_doit, "kunit-nl1", "loopback", NULL);
+	return nl_do(t, ism_nl_dev_new_doit, "kunit-nl1", FAKE_TYPE, NULL);
 }
 
 static int bi_nl_new_unknown_type(struct kunit *t, struct bi_ctx *c)
@@ -294,7 +295,8 @@ static int bi_attr_long_name(struct kunit *t, struct bi_ctx *c)
 
 static int bi_attr_no_nul(struct kunit *t, struct bi_ctx *c)
 {
-	return bi_policy(t, ISM_ATTR_DEV_TYPE, "loopback", 8);
+	return bi_policy(t, ISM_ATTR_DEV_TYPE, FAKE_TYPE,
+			 sizeof(FAKE_TYPE) - 1);
 }
 
 static int bi_attr_reply_only(struct kunit *t, struct bi_ctx *c)
@@ -427,6 +429,7 @@ static int bi_init(struct kunit *test)
 
 	if (!c)
 		return -ENOMEM;
+	/* On failure, bi_exit() undoes what was set up. */
 	ret = nl_test_setup(test, 2);
 	if (ret)
 		return ret;
@@ -441,10 +444,8 @@ static int bi_init(struct kunit *test)
 		ret = ism_unregister_dmb(c->a, &c->stale);
 	if (!ret)
 		ret = ism_register_dmb(c->a, &c->canary, &nl_test_client);
-	if (ret) {
-		nl_test_teardown(test);
+	if (ret)
 		return ret;
-	}
 	memset(c->buf, 0x5a, sizeof(c->buf));
 	memset(c->canary.cpu_addr, BI_FILL, BI_LEN);
 	test->priv = c;
@@ -469,9 +470,11 @@ static struct kunit_case bi_cases[] = {
 	{}
 };
 
-struct kunit_suite nl_bad_input_suite = {
+static struct kunit_suite bi_suite = {
 	.name = "ism_bad_input",
 	.init = bi_init,
 	.exit = bi_exit,
 	.test_cases = bi_cases,
 };
+
+kunit_test_suites(&bi_suite);

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of the ism netlink family's request validation and handlers
- * and of the per-device counters (the bad-input table is in
- * nl_kunit_badinput.c), on a loopback device the tests create
- * through ISM_CMD_DEV_NEW: ism_lo must be loaded, else the cases that need
- * a device are skipped. Requests are built as userspace would send them and
- * parsed with the family's policy, as genetlink does, before the handler
- * is called; device messages are parsed back from ISM_CMD_DEV_GET's reply.
+ * Suites ism_nl_request and ism_nl_dev: the ism netlink family's request
+ * validation and handlers, and the per-device counters (the bad-input table
+ * is in core_kunit_badinput.c), on fake loopback devices (core_kunit.h)
+ * the tests create through ISM_CMD_DEV_NEW, so no driver is needed.
+ * Requests are built as userspace would send them and parsed with the
+ * family's policy, as genetlink does, before the handler is called; device
+ * messages are parsed back from ISM_CMD_DEV_GET's reply.
  */
 #include <kunit/test.h>
 #include <linux/ism.h>
@@ -15,7 +15,7 @@
 
 #include "ism_core.h"
 #include "ism_netlink.h"
-#include "nl_kunit.h"
+#include "core_kunit.h"
 
 #define NL_TEST_DEV	"kunit-nl0"
 #define NL_TEST_LEN	8192
@@ -195,15 +195,15 @@ static void nl_dev_new_rejects(struct kunit *test)
 				    &msg), -EINVAL);
 	KUNIT_EXPECT_STREQ(test, msg, "missing device type");
 	KUNIT_EXPECT_EQ(test, nl_do(test, ism_nl_dev_new_doit, NULL,
-				    "loopback", &msg), -EINVAL);
+				    FAKE_TYPE, &msg), -EINVAL);
 	KUNIT_EXPECT_STREQ(test, msg, "missing device name");
 	KUNIT_EXPECT_EQ(test, nl_do(test, ism_nl_dev_new_doit, "a/b",
-				    "loopback", &msg), -EINVAL);
+				    FAKE_TYPE, &msg), -EINVAL);
 	KUNIT_EXPECT_STRNEQ(test, msg, "(none)");
 	KUNIT_EXPECT_EQ(test, nl_do(test, ism_nl_dev_new_doit, "..",
-				    "loopback", NULL), -EINVAL);
+				    FAKE_TYPE, NULL), -EINVAL);
 	KUNIT_EXPECT_EQ(test, nl_do(test, ism_nl_dev_new_doit, "",
-				    "loopback", NULL), -EINVAL);
+				    FAKE_TYPE, NULL), -EINVAL);
 	KUNIT_EXPECT_EQ(test, nl_do(test, ism_nl_dev_new_doit, "kunit-x",
 				    "no-such-type", &msg), -EOPNOTSUPP);
 	KUNIT_EXPECT_STRNEQ(test, msg, "(none)");
@@ -246,12 +246,15 @@ static void nl_dev_new_needs_new_dev(struct kunit *test)
 
 /* ----------------------- devices and counters ----------------------- */
 
+static bool nl_test_client_registered;
+static bool nl_test_type_registered;
+
 /**
- * nl_test_setup() - register the test client and create loopback devices
+ * nl_test_setup() - register the test client and create fake devices
  * @test: the test
  * @ndevs: how many, named kunit-nl0, kunit-nl1, ...; in nl_test_devs[]
  *
- * Skips the test if ism_lo is not loaded.
+ * Call nl_test_teardown() afterwards, also when this fails.
  *
  * Return: 0 or a negative errno.
  */
@@ -262,17 +265,17 @@ int nl_test_setup(struct kunit *test, unsigned int ndevs)
 	int ret;
 
 	atomic_set(&nl_test_irqs, 0);
-	ret = ism_register_client(&nl_test_client);
+	ret = fake_type_register();
+	nl_test_type_registered = !ret;
+	if (!ret)
+		ret = ism_register_client(&nl_test_client);
+	nl_test_client_registered = nl_test_type_registered && !ret;
 	for (i = 0; !ret && i < ndevs; i++) {
 		snprintf(name, sizeof(name), "kunit-nl%u", i);
-		ret = nl_do(test, ism_nl_dev_new_doit, name, "loopback", NULL);
+		ret = nl_do(test, ism_nl_dev_new_doit, name, FAKE_TYPE, NULL);
 		if (!ret && !READ_ONCE(nl_test_devs[i]))
 			ret = -ENODEV;
 	}
-	if (ret)
-		nl_test_teardown(test);
-	if (ret == -EOPNOTSUPP)
-		kunit_skip(test, "ism_lo is not loaded");
 	return ret;
 }
 
@@ -289,7 +292,13 @@ void nl_test_teardown(struct kunit *test)
 			nl_do(test, ism_nl_dev_del_doit,
 			      ism_dev_name(nl_test_devs[i]), NULL, NULL);
 	ism_nl_dev_del_flush();
-	ism_unregister_client(&nl_test_client);
+	if (nl_test_client_registered)
+		ism_unregister_client(&nl_test_client);
+	nl_test_client_registered = false;
+	/* Deletes what a failed case left, if anything. */
+	if (nl_test_type_registered)
+		fake_type_unregister();
+	nl_test_type_registered = false;
 }
 
 static int nl_suite_init(struct kunit *test)
@@ -303,9 +312,9 @@ static void nl_dev_new_del(struct kunit *test)
 
 	/* The device is on every list: another of that name is refused. */
 	KUNIT_EXPECT_EQ(test, nl_do(test, ism_nl_dev_new_doit, NL_TEST_DEV,
-				    "loopback", &msg), -EEXIST);
+				    FAKE_TYPE, &msg), -EEXIST);
 	KUNIT_EXPECT_STREQ(test, msg, "device name in use");
-	KUNIT_EXPECT_STREQ(test, nl_test_devs[0]->type->name, "loopback");
+	KUNIT_EXPECT_STREQ(test, nl_test_devs[0]->type->name, FAKE_TYPE);
 
 	/* Deletion is queued: the request returns before it completes. */
 	KUNIT_EXPECT_EQ(test, nl_do(test, ism_nl_dev_del_doit, NL_TEST_DEV,
@@ -405,8 +414,21 @@ static struct kunit_case nl_request_cases[] = {
 	{}
 };
 
+/* The type exists: a name the requests above refuse is refused for itself. */
+static int nl_request_suite_init(struct kunit_suite *suite)
+{
+	return fake_type_register();
+}
+
+static void nl_request_suite_exit(struct kunit_suite *suite)
+{
+	fake_type_unregister();
+}
+
 static struct kunit_suite nl_request_suite = {
 	.name = "ism_nl_request",
+	.suite_init = nl_request_suite_init,
+	.suite_exit = nl_request_suite_exit,
 	.test_cases = nl_request_cases,
 };
 
@@ -424,9 +446,4 @@ static struct kunit_suite nl_dev_suite = {
 	.test_cases = nl_dev_cases,
 };
 
-kunit_test_suites(&nl_request_suite, &nl_dev_suite, &nl_bad_input_suite);
-
-MODULE_DESCRIPTION("KUnit tests of the ISM netlink family and counters");
-MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
-MODULE_IMPORT_NS(ISM);
+kunit_test_suites(&nl_request_suite, &nl_dev_suite);
