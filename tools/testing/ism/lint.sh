@@ -3,9 +3,10 @@
 #
 # lint.sh TREE: build our modules against the test kernel TREE with
 # W=1 and sparse on every file (C=2), samples/ism included (built out of
-# tree against them, see build-modules.sh), then run checkpatch and
-# kernel-doc over our sources. Any diagnostic in our code fails. The
-# modules stay in $ISM_BUILD/debug for the VM tests.
+# tree against them, see build-modules.sh), check the files generated
+# from the YNL spec (ynl-gen.sh), then run checkpatch and kernel-doc over
+# our sources, the generated ones included. Any diagnostic in our code
+# fails. The modules stay in $ISM_BUILD/debug for the VM tests.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -31,6 +32,16 @@ if "$ISM_TESTDIR/modnames.sh" "$tree" "$out/src"; then
 	result ok "lint: module names unused by in-tree modules"
 else
 	result fail "lint: module names unused by in-tree modules"
+	rc=1
+fi
+
+# include/uapi/linux/ism.h, the kernel's policy and op table and ismctl's
+# attribute table are generated from the YNL spec: regenerated, they must
+# be what is committed.
+if "$ISM_TESTDIR/ynl-gen.sh" --check; then
+	result ok "lint: YNL generated files match the spec"
+else
+	result fail "lint: YNL generated files match the spec"
 	rc=1
 fi
 
