@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# ynl-gen.sh [--check | --tree]: generate the files that come from the
+# ynl-gen.sh [--check | --tree | --user DIR]: generate the files that come from the
 # ism family's YNL spec, Documentation/netlink/specs/ism.yaml, with the
 # generator of Debian's linux-source-6.12 (tools/net/ynl):
 #   include/uapi/linux/ism.h   the uapi header (--mode uapi)
@@ -9,15 +9,21 @@
 #   tools/ism/attr-gen.h       ismctl's attribute table (ynl-attr-table.py)
 # --check generates them into a temporary directory and fails on any
 # difference from the committed files (make lint runs it). --tree only
-# prints the directory of the unpacked 6.12 files (tools/net/ynl-ism
-# builds the ynl C library and its spec client from it).
+# prints the directory of the unpacked 6.12 files, and --user DIR writes
+# the user-space code (--mode user: ism-user.[ch]) and a uapi header
+# (linux/ism.h) into DIR: tools/net/ynl-ism builds a client from those and
+# the 6.12 ynl C library, nothing of which is committed.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 mode=${1:-}
 case $mode in
 "" | --check | --tree) ;;
-*) log "usage: ynl-gen.sh [--check | --tree]"; exit 2 ;;
+--user)
+	[ $# = 2 ] || { log "ynl-gen: --user DIR"; exit 2; }
+	mkdir -p "$2"
+	user_dir=$(cd "$2" && pwd) ;;
+*) log "usage: ynl-gen.sh [--check | --tree | --user DIR]"; exit 2 ;;
 esac
 
 pkg=linux-source-6.12
@@ -50,11 +56,21 @@ mkdir -p "$tmp/root/${spec%/*}"
 : >"$tmp/root/MAINTAINERS"
 cp "$tree/Documentation/netlink/genetlink-legacy.yaml" "$tmp/root/Documentation/netlink/"
 cp "$ISM_SRC/$spec" "$tmp/root/$spec"
+gen="/usr/bin/python3 $tree/tools/net/ynl/ynl-gen-c.py --spec $spec"
+if [ "$mode" = --user ]; then
+	mkdir -p "$user_dir/linux"
+	(
+		cd "$tmp/root"
+		$gen --mode uapi --header -o "$user_dir/linux/ism.h"
+		$gen --mode user --header -o "$user_dir/ism-user.h"
+		$gen --mode user --source -o "$user_dir/ism-user.c"
+	) >"$tmp/log" 2>&1 || { cat "$tmp/log" >&2; log "ynl-gen: the generator failed"; exit 1; }
+	exit 0
+fi
 out=$tmp/out
 mkdir -p "$out/include/uapi/linux" "$out/net/ism" "$out/tools/ism"
 (
 	cd "$tmp/root"
-	gen="/usr/bin/python3 $tree/tools/net/ynl/ynl-gen-c.py --spec $spec"
 	$gen --mode uapi --header -o "$out/include/uapi/linux/ism.h"
 	$gen --mode kernel --source -o "$out/net/ism/nl_gen.c"
 	$gen --mode kernel --header -o "$out/net/ism/nl_gen.h"
