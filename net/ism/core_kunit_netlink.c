@@ -92,7 +92,7 @@ int nl_req_parse(struct kunit *test, struct nl_req *req)
 	kfree_skb(req->skb);
 	if (!copy)
 		return -ENOMEM;
-	return nlmsg_parse(copy, GENL_HDRLEN, req->attrs, ISM_ATTR_MAX,
+	return nlmsg_parse(copy, GENL_HDRLEN, req->attrs, ISM_NL_MAXATTR,
 			   ism_nl_policy, &req->extack);
 }
 

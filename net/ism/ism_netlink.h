@@ -7,22 +7,21 @@
 
 #include <net/genetlink.h>
 
+#include "nl_gen.h"
+
+/* The policy covers the request attributes, the first ones of the family:
+ * the highest of them is the family's maxattr (the size of the parsed
+ * attribute table); requests with later ones are refused as unknown.
+ */
+#define ISM_NL_MAXATTR	(ARRAY_SIZE(ism_nl_policy) - 1)
+
 extern struct genl_family ism_nl_family;
-extern const struct nla_policy ism_nl_policy[ISM_ATTR_MAX + 1];
 
 int ism_nl_fill_dev(struct sk_buff *skb, struct ism_dev *dev, u32 portid,
 		    u32 seq, int flags);
 struct sk_buff *ism_nl_dev_msg(struct genl_info *info);
-int ism_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info);
-int ism_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
-int ism_nl_dev_new_doit(struct sk_buff *skb, struct genl_info *info);
-int ism_nl_dev_del_doit(struct sk_buff *skb, struct genl_info *info);
 void ism_nl_dev_del_flush(void);
 int ism_nl_del_init(void);
 void ism_nl_del_exit(void);
-int ism_nl_stats_reset_doit(struct sk_buff *skb, struct genl_info *info);
-int ism_nl_dmb_get_start(struct netlink_callback *cb);
-int ism_nl_dmb_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
-int ism_nl_client_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 
 #endif /* _NET_ISM_NETLINK_H */

@@ -14,43 +14,35 @@
 #include "ism_core.h"
 #include "ism_netlink.h"
 
-const struct nla_policy ism_nl_policy[ISM_ATTR_MAX + 1] = {
-	[ISM_ATTR_DEV_NAME] = { .type = NLA_NUL_STRING, .len = ISM_NAME_MAXLEN },
-	[ISM_ATTR_DEV_TYPE] = { .type = NLA_NUL_STRING, .len = ISM_NAME_MAXLEN },
-};
+/* The policy and the op table are generated from the family's spec
+ * (nl_gen.c). Only the 6.1 form of one op is added here: ynl-gen-c.py of
+ * Linux 6.12 emits a dump's "pre" hook (.start) only into split ops, which
+ * 6.1 does not have, and its 6.1-compatible table, struct genl_small_ops,
+ * has no .start. So the generated ops are copied into struct genl_ops and
+ * dmb-get gets the start hook its spec names.
+ */
 EXPORT_SYMBOL_IF_KUNIT(ism_nl_policy);
 
-static const struct genl_ops ism_nl_ops[] = {
-	{
-		.cmd = ISM_CMD_DEV_GET,
-		.doit = ism_nl_dev_get_doit,
-		.dumpit = ism_nl_dev_get_dumpit,
-	},
-	{
-		.cmd = ISM_CMD_DMB_GET,
-		.start = ism_nl_dmb_get_start,
-		.dumpit = ism_nl_dmb_get_dumpit,
-	},
-	{
-		.cmd = ISM_CMD_CLIENT_GET,
-		.dumpit = ism_nl_client_get_dumpit,
-	},
-	{
-		.cmd = ISM_CMD_STATS_RESET,
-		.doit = ism_nl_stats_reset_doit,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = ISM_CMD_DEV_NEW,
-		.doit = ism_nl_dev_new_doit,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = ISM_CMD_DEV_DEL,
-		.doit = ism_nl_dev_del_doit,
-		.flags = GENL_ADMIN_PERM,
-	},
-};
+static struct genl_ops ism_nl_full_ops[ARRAY_SIZE(ism_nl_ops)] __ro_after_init;
+
+static void ism_nl_ops_init(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ism_nl_ops); i++) {
+		const struct genl_small_ops *small = &ism_nl_ops[i];
+		struct genl_ops *op = &ism_nl_full_ops[i];
+
+		op->cmd = small->cmd;
+		op->internal_flags = small->internal_flags;
+		op->flags = small->flags;
+		op->validate = small->validate;
+		op->doit = small->doit;
+		op->dumpit = small->dumpit;
+		if (op->cmd == ISM_CMD_DMB_GET)
+			op->start = ism_nl_dmb_get_start;
+	}
+}
 
 /* Devices are global, so every namespace may look at them; changes need
  * CAP_NET_ADMIN in the initial user namespace (GENL_ADMIN_PERM).
@@ -58,13 +50,13 @@ static const struct genl_ops ism_nl_ops[] = {
 struct genl_family ism_nl_family __ro_after_init = {
 	.name = ISM_GENL_NAME,
 	.version = ISM_GENL_VERSION,
-	.maxattr = ISM_ATTR_MAX,
+	.maxattr = ISM_NL_MAXATTR,
 	.policy = ism_nl_policy,
 	.netnsok = true,
 	.parallel_ops = true,
 	.module = THIS_MODULE,
-	.ops = ism_nl_ops,
-	.n_ops = ARRAY_SIZE(ism_nl_ops),
+	.ops = ism_nl_full_ops,
+	.n_ops = ARRAY_SIZE(ism_nl_full_ops),
 };
 
 int ism_netlink_init(void)
@@ -73,6 +65,7 @@ int ism_netlink_init(void)
 
 	if (ret)
 		return ret;
+	ism_nl_ops_init();
 	ret = genl_register_family(&ism_nl_family);
 	if (ret)
 		ism_nl_del_exit();

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ismctl: attributes of the ism family. Replies are checked against the
- * types of include/uapi/linux/ism.h; an attribute of the wrong type makes
- * the message malformed (EPROTO), one unknown to this tool is skipped.
+ * types and lengths of the family's spec (attr-gen.h, generated from
+ * Documentation/netlink/specs/ism.yaml); an attribute of the wrong type
+ * makes the message malformed (EPROTO), one unknown to this tool is
+ * skipped.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -10,38 +12,10 @@
 #include <linux/genetlink.h>
 
 #include "ismctl.h"
-
-/* Expected type, and length for binary attributes. */
-struct policy {
-	enum mnl_attr_data_type type;
-	size_t len;
-};
-
-static const struct policy ism_policy[ISM_ATTR_MAX + 1] = {
-	[ISM_ATTR_DEV_NAME]		= { MNL_TYPE_NUL_STRING },
-	[ISM_ATTR_DEV_TYPE]		= { MNL_TYPE_NUL_STRING },
-	[ISM_ATTR_DEV_GID]		= { MNL_TYPE_BINARY, ISM_GID_LEN },
-	[ISM_ATTR_DEV_CHID]		= { MNL_TYPE_U16 },
-	[ISM_ATTR_DEV_PARENT]		= { MNL_TYPE_NUL_STRING },
-	[ISM_ATTR_DEV_MAX_DMBS]		= { MNL_TYPE_U32 },
-	[ISM_ATTR_DEV_MAX_DMB_LEN]	= { MNL_TYPE_U32 },
-	[ISM_ATTR_DEV_DMBS]		= { MNL_TYPE_U32 },
-	[ISM_ATTR_DEV_CLIENTS]		= { MNL_TYPE_NESTED },
-	[ISM_ATTR_DEV_STATS]		= { MNL_TYPE_NESTED },
-	[ISM_ATTR_DMB_TOKEN]		= { MNL_TYPE_U64 },
-	[ISM_ATTR_DMB_INDEX]		= { MNL_TYPE_U32 },
-	[ISM_ATTR_DMB_LEN]		= { MNL_TYPE_U32 },
-	[ISM_ATTR_DMB_RGID]		= { MNL_TYPE_BINARY, ISM_GID_LEN },
-	[ISM_ATTR_CLIENT_NAME]		= { MNL_TYPE_NUL_STRING },
-	[ISM_ATTR_CLIENT_ID]		= { MNL_TYPE_U32 },
-	[ISM_ATTR_CLIENT_DEVS]		= { MNL_TYPE_U32 },
-	[ISM_ATTR_CLIENT_DMBS]		= { MNL_TYPE_U32 },
-	[ISM_ATTR_DEV_GOING]		= { MNL_TYPE_FLAG },
-	[ISM_ATTR_DEV_CLIENTS_REFUSED]	= { MNL_TYPE_NESTED },
-};
+#include "attr-gen.h"
 
 struct parse {
-	const struct policy *policy;
+	const struct ism_attr_info *policy;
 	const struct nlattr **tb;
 	int max;
 };
@@ -50,7 +24,7 @@ static int parse_cb(const struct nlattr *a, void *data)
 {
 	const struct parse *p = data;
 	uint16_t type = mnl_attr_get_type(a);
-	const struct policy *pol;
+	const struct ism_attr_info *pol;
 
 	if (type > p->max || p->policy[type].type == MNL_TYPE_UNSPEC)
 		return MNL_CB_OK;	/* newer kernel, or padding */
@@ -68,21 +42,17 @@ static int parse_cb(const struct nlattr *a, void *data)
 /* tb[ISM_ATTR_MAX + 1]: the attributes of an ism family message. */
 int ism_parse(const struct nlmsghdr *nlh, const struct nlattr **tb)
 {
-	struct parse p = { ism_policy, tb, ISM_ATTR_MAX };
+	struct parse p = { ism_attr_info, tb, ISM_ATTR_MAX };
 
 	memset(tb, 0, sizeof(*tb) * (ISM_ATTR_MAX + 1));
 	return mnl_attr_parse(nlh, sizeof(struct genlmsghdr), parse_cb, &p);
 }
 
-/* tb[ISM_STAT_ATTR_MAX + 1]: the counters in ISM_ATTR_DEV_STATS, all u64. */
+/* tb[ISM_STAT_ATTR_MAX + 1]: the counters in ISM_ATTR_DEV_STATS. */
 int ism_parse_stats(const struct nlattr *nest, const struct nlattr **tb)
 {
-	static struct policy stats_policy[ISM_STAT_ATTR_MAX + 1];
-	struct parse p = { stats_policy, tb, ISM_STAT_ATTR_MAX };
-	int i;
+	struct parse p = { ism_stat_attr_info, tb, ISM_STAT_ATTR_MAX };
 
-	for (i = ISM_STAT_ATTR_PAD + 1; i <= ISM_STAT_ATTR_MAX; i++)
-		stats_policy[i].type = MNL_TYPE_U64;
 	memset(tb, 0, sizeof(*tb) * (ISM_STAT_ATTR_MAX + 1));
 	return mnl_attr_parse_nested(nest, parse_cb, &p);
 }

@@ -3,9 +3,10 @@
 #
 # lint.sh TREE: build our modules against the test kernel TREE with
 # W=1 and sparse on every file (C=2), samples/ism included (built out of
-# tree against them, see build-modules.sh), then run checkpatch and
-# kernel-doc over our sources. Any diagnostic in our code fails. The
-# modules stay in $ISM_BUILD/debug for the VM tests.
+# tree against them, see build-modules.sh), check the files generated
+# from the YNL spec (ynl-gen.sh), then run checkpatch and kernel-doc over
+# our sources, the generated ones included. Any diagnostic in our code
+# fails. The modules stay in $ISM_BUILD/debug for the VM tests.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -34,6 +35,16 @@ else
 	rc=1
 fi
 
+# include/uapi/linux/ism.h, the kernel's policy and op table and ismctl's
+# attribute table are generated from the YNL spec: regenerated, they must
+# be what is committed.
+if "$ISM_TESTDIR/ynl-gen.sh" --check; then
+	result ok "lint: YNL generated files match the spec"
+else
+	result fail "lint: YNL generated files match the spec"
+	rc=1
+fi
+
 # The client and driver API is in symbol namespace ISM: every export of
 # ism_core but the tracepoint's (which have no namespace form in 6.1) and
 # the KUnit-only ones.
@@ -49,7 +60,10 @@ else
 fi
 
 cd "$ISM_SRC" || exit 1
-csrc=$(find net drivers include samples tools -name '*.[ch]' ! -name '*.mod.c' 2>/dev/null | sort)
+# tools/net/ynl-ism/gen holds what its make generates, with the 6.12 ynl
+# C library's style, and is not committed.
+csrc=$(find net drivers include samples tools -name '*.[ch]' ! -name '*.mod.c' \
+	! -path 'tools/net/ynl-ism/gen/*' 2>/dev/null | sort)
 if [ -z "$csrc" ]; then
 	result fail "lint: checkpatch" "no C sources found"
 	exit 1
