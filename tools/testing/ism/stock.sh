@@ -21,6 +21,7 @@ ver=$(stock_version) || {
 	exit 1
 }
 qemu_accel || exit 1
+ksrc || exit 1
 tag="build: modules against the stock $ver headers"
 if ! "$ISM_TESTDIR/build-modules.sh" "/usr/src/linux-headers-$ver" "$out"; then
 	result fail "$tag" "build failed"
@@ -60,7 +61,7 @@ log "stock: booting /boot/vmlinuz-$ver; console log: $out/vm.log"
 	"$out/vm.log" $args
 vm_rc=$?
 # shellcheck disable=SC2086
-"$ISM_TESTDIR/parse-log.py" $flags --results "$ISM_RESULTS" stock-vm "$out/vm.log"
+"$ISM_TESTDIR/parse-log.py" $flags --ksrc "$ISM_KSRC" --results "$ISM_RESULTS" stock-vm "$out/vm.log"
 judge_vm $vm_rc $? stock "$out/vm.log"
 if [ "$mode" = demo ]; then
 	echo

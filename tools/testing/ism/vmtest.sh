@@ -13,7 +13,8 @@ set -u
 mode=${1:-test}
 out=$ISM_BUILD/debug
 qemu_accel || exit 1
-tree=$("$ISM_TESTDIR/build-kernel.sh") || exit 1
+ksrc || exit 1
+tree=$ISM_KSRC
 
 if [ "${ISM_REUSE_BUILD:-0}" != 1 ]; then
 	"$ISM_TESTDIR/build-modules.sh" "$tree" "$out" || exit 1
@@ -40,5 +41,5 @@ vm_rc=$?
 # SUITE=none: no KUnit suite was wanted (ism.e2e_only picks e2e tests).
 kunit=--kunit
 [ "${SUITE:-}" = none ] && kunit=
-"$ISM_TESTDIR/parse-log.py" $kunit --results "$ISM_RESULTS" debug-vm "$out/vm.log"
+"$ISM_TESTDIR/parse-log.py" $kunit --ksrc "$ISM_KSRC" --results "$ISM_RESULTS" debug-vm "$out/vm.log"
 judge_vm $vm_rc $? test "$out/vm.log"

@@ -7,7 +7,8 @@
 # and goes, while this script adds and deletes loopback devices with
 # ismctl and unloads and reloads ism_lo. Every write is verified; the
 # module's summary must show work of every kind and no failure.
-. /ism/tests/lib/smc.sh
+. "$(dirname "$0")/lib/ktap.sh"
+. "$ISM_LIB/smc.sh"
 
 secs=${ISM_STRESS_SECS:-10}
 
@@ -59,4 +60,4 @@ echo "# summary stress_ops=$(field ops)"
 echo "# summary stress_ms=$(field ms)"
 echo "# summary verify_failures=${vf:-1}"
 echo "# summary bad_inputs=$(field bad_input)"
-exit $rc
+ktap_finish
