@@ -50,11 +50,11 @@ if [ "$mode" = bench ]; then
 	args="$args ${ISM_BENCH_ARGS:-ism_lo.max_dmbs=10001}"
 	flags=--bench
 fi
-# shellcheck disable=SC2086
-"$ISM_TESTDIR/modorder.py" "/lib/modules/$ver" "$ISM_KMODS" $mods >"$out/load-order" || exit 1
+# No KUnit module is loaded on the stock kernel.
+ISM_KUNIT=0 "$ISM_TESTDIR/modstage.sh" "/usr/src/linux-headers-$ver" "$ver" / "$out" "$out/modroot" || exit 1
 progs=$("$ISM_TESTDIR/tools.sh") || { log "stock: building the tools failed"; exit 1; }
 # shellcheck disable=SC2086
-"$ISM_TESTDIR/mkinitramfs.sh" "$out/initramfs.cpio.gz" "$out/load-order" $progs || exit 1
+"$ISM_TESTDIR/mkinitramfs.sh" "$out/initramfs.cpio.gz" "$out/modroot" $progs || exit 1
 
 log "stock: booting /boot/vmlinuz-$ver; console log: $out/vm.log"
 "$ISM_TESTDIR/run-vm.sh" "/boot/vmlinuz-$ver" "$out/initramfs.cpio.gz" \

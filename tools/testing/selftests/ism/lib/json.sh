@@ -8,8 +8,9 @@
 
 # json_flat FILE: FILE holds valid JSON; its flat form goes to FILE.flat.
 json_flat() {
-	jq -r 'paths(type != "object" and type != "array" or length == 0) as $p |
-		"\($p | map(tostring) | join("/"))=\(getpath($p) |
+	jq -r 'def leaf: type != "object" and type != "array" or length == 0;
+		. as $d | ((if leaf then [] else empty end), paths(leaf)) as $p |
+		"\($p | map(tostring) | join("/"))=\($d | getpath($p) |
 		if type == "string" then . else tojson end)"' \
 		<"$1" >"$1.flat" 2>"$1.err" && return 0
 	cat "$1.err" "$1"
