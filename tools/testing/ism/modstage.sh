@@ -54,9 +54,9 @@ done
 depmod -b "$dest" "$kver"
 
 ours=$(find "$dest/lib/modules/$kver/extra" -name '*.ko*' | sed 's|.*/||; s|\.ko.*||' | sort)
-plain=$(echo "$ours" | grep -v '_kunit$')
-kunit=$(echo "$ours" | grep '_kunit$')
-[ "${ISM_KUNIT:-1}" != 0 ] || kunit=
+plain=$(echo "$ours" | grep -v '_kunit$' || true)
+kunit=
+[ "${ISM_KUNIT:-1}" = 0 ] || kunit=$(echo "$ours" | grep '_kunit$' || true)
 # shellcheck disable=SC2086 # module names have no blanks
 modprobe -d "$dest" -S "$kver" -a --show-depends $ISM_KMODS $plain $kunit \
 	>"$tmp/all" || { log "modstage: modprobe --show-depends failed"; exit 1; }
