@@ -36,7 +36,7 @@ TOOLS_DYNAMIC ?=
 # ism_nlbad sends raw requests to the ism family with libmnl.
 LDLIBS_ism_nlbad := -lmnl
 TOOLS_DYNAMIC += ism_nlbad
-# ism_fault runs ism requests under fault injection (tests/faults.sh),
+# ism_fault runs ism requests under fault injection (tools/testing/selftests/ism/faults.sh),
 # on ismctl's netlink socket.
 LDLIBS_ism_fault := -lmnl
 SRCS_ism_fault := tools/ism/nl.c

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Guest helper, installed in the initramfs as /ism/bin/ism-load and
-# /ism/bin/ism-unload. /ism/modules.list holds the module paths in load
-# order (dependencies first).
+# /ism/bin/ism-unload. /ism/modules.list holds the module names in load
+# order, dependencies first (modstage.sh); modprobe loads them.
 #
 # ism-load [-k GLOB] [NAME...]
 #   Load NAMEs in list order; with no NAME, every module on the list but
@@ -12,8 +12,8 @@
 # ism-unload [NAME...]
 #   rmmod, in reverse order, every module of the list that is loaded (or
 #   only the NAMEs).
-# Module parameters come from the kernel command line, as modprobe does
-# it: NAME.PARAM=VALUE. Each step is logged to the kernel log as
+# Module parameters come from the kernel command line (NAME.PARAM=VALUE),
+# which modprobe reads. Each step is logged to the kernel log as
 # "ism-test: insmod ok NAME" etc.
 # Exit status: 1 at the first module that fails.
 
@@ -23,17 +23,6 @@ list=/ism/modules.list
 
 msg() {
 	echo "ism-test: $*" >/dev/kmsg 2>/dev/null || echo "ism-test: $*"
-}
-
-name_of() {
-	n=${1##*/}
-	echo "${n%.ko}"
-}
-
-params() {
-	for a in $(cat /proc/cmdline); do
-		case $a in "$1".*=*) echo "${a#"$1".}" ;; esac
-	done
 }
 
 loaded() {
@@ -71,15 +60,12 @@ do_load() {
 		kglob=$2
 		shift 2
 	fi
-	while read -r path; do
-		n=$(name_of "$path")
+	while read -r n; do
 		wanted "$n" "$@" || continue
 		loaded "$n" && continue
 		case $n in *_kunit) msg "kunit-module $n" ;; esac
-		p=$(params "$n")
-		msg "insmod $n $p"
-		# shellcheck disable=SC2086
-		if insmod "$path" $p; then
+		msg "insmod $n"
+		if modprobe "$n"; then
 			msg "insmod ok $n"
 		else
 			msg "insmod failed $n"
@@ -106,8 +92,7 @@ rmmod_settled() {
 
 do_unload() {
 	rc=0
-	for path in $(sed '1!G;h;$!d' "$list"); do
-		n=$(name_of "$path")
+	for n in $(sed '1!G;h;$!d' "$list"); do
 		loaded "$n" || continue
 		if [ $# -gt 0 ]; then
 			case " $* " in *" $n "*) ;; *) continue ;; esac

@@ -21,12 +21,13 @@ ISM_RESULTS=${ISM_RESULTS:-/dev/null}
 # dependencies) before ours; the names of .ko files, without suffix.
 # Those built into a kernel are skipped for it.
 ISM_KMODS=${ISM_KMODS:-ib_core smc smc_diag veth 8021q}
-# Debian programs the e2e tests run (through smc_run), copied into the
-# initramfs with their libraries.
-ISM_SYSPROGS=${ISM_SYSPROGS:-sockperf iperf3}
+# Debian programs the e2e tests run (sockperf, iperf3 through smc_run;
+# jq), and GNU make for
+# kselftest's Makefiles, copied into the initramfs with their libraries.
+ISM_SYSPROGS=${ISM_SYSPROGS:-sockperf iperf3 make jq}
 # Our modules that are built but only loaded on request: ism_bench (make
-# bench), ism_tclient (tests/ismctl.sh), ism_stress (tests/stress.sh),
-# ism_sample (samples/ism, tests/sample-client.sh).
+# bench), ism_tclient (ismctl.sh), ism_stress (stress.sh) of the selftests,
+# ism_sample (samples/ism, sample-client.sh).
 ISM_NOLOAD=${ISM_NOLOAD:-ism_bench ism_tclient ism_stress ism_sample}
 
 log() {
@@ -88,6 +89,14 @@ sample_result() {
 		return 1
 	fi
 	result ok "$tag"
+}
+
+# ISM_KSRC: the Linux 6.1 tree whose kselftest framework the VMs run the
+# selftests with (mkinitramfs.sh) and whose KUnit parser reads their
+# logs: build-kernel.sh's.
+ksrc() {
+	ISM_KSRC=$("$ISM_TESTDIR/build-kernel.sh") || return 1
+	export ISM_KSRC
 }
 
 # The newest Debian stock kernel version with both an image and headers.

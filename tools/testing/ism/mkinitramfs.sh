@@ -1,19 +1,21 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# mkinitramfs.sh OUT [ORDER [PROG...]]
+# mkinitramfs.sh OUT [MODROOT [PROG...]]
 # Make a gzipped newc initramfs OUT with busybox-static (and its applet
-# links), our guest /init, the modules listed in the file ORDER (load
-# order; compressed .ko.xz/.ko.gz are unpacked), the e2e tests from
-# tests/*.sh with their tests/lib, and the test programs PROG in
-# /ism/bin, and the Debian programs $ISM_SYSPROGS (with their shared
-# libraries, if any). With OUT alone, only busybox and /init: enough
-# for ism.mode=probe (accel.sh).
+# links), our guest /init, the modules modstage.sh installed in the
+# directory MODROOT (copied to /) with kmod's modprobe, the selftests
+# (tools/testing/selftests, in /ism/src as in the repository; the ism
+# target is also /ism/tests) with the kernel's kselftest framework from
+# the Linux tree $ISM_KSRC (in /ism/ksrc, see ksft.mk), the test programs
+# PROG in /ism/bin, and the Debian programs $ISM_SYSPROGS (with their
+# shared libraries, if any). With OUT alone, only busybox and /init:
+# enough for ism.mode=probe (accel.sh).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 out=$1
-order=${2:-}
+modroot=${2:-}
 shift
 [ $# -eq 0 ] || shift
 bb=/bin/busybox
@@ -31,49 +33,57 @@ pack() {
 
 mkdir -p "$stage/bin" "$stage/sbin" "$stage/usr/bin" "$stage/usr/sbin" \
 	"$stage/proc" "$stage/sys" "$stage/dev" "$stage/tmp" "$stage/root" \
-	"$stage/ism/bin" "$stage/ism/modules" "$stage/ism/tests"
+	"$stage/ism/bin"
 cp "$bb" "$stage/bin/busybox"
 for applet in $("$bb" --list-full); do
 	[ -e "$stage/$applet" ] || ln -s /bin/busybox "$stage/$applet"
 done
 
 cp "$ISM_TESTDIR/init" "$stage/init"
-[ -n "$order" ] || { pack; exit 0; }
+[ -n "$modroot" ] || { pack; exit 0; }
 cp "$ISM_TESTDIR/guest-mod.sh" "$stage/ism/bin/ism-mod"
 ln -s ism-mod "$stage/ism/bin/ism-load"
 ln -s ism-mod "$stage/ism/bin/ism-unload"
 cp "$ISM_TESTDIR/guest-demo.sh" "$stage/ism/bin/ism-demo"
 echo "ISM_NOLOAD=\"$ISM_NOLOAD\"" >"$stage/ism/config"
+cp -a "$modroot/." "$stage/"
 
-: >"$stage/ism/modules.list"
-while read -r ko; do
-	n=$(basename "$ko")
-	case $n in
-	*.ko.xz) xz -dc "$ko" >"$stage/ism/modules/${n%.xz}" ;;
-	*.ko.gz) gzip -dc "$ko" >"$stage/ism/modules/${n%.gz}" ;;
-	*.ko) cp "$ko" "$stage/ism/modules/$n" ;;
-	*) log "mkinitramfs: not a module: $ko"; exit 1 ;;
-	esac
-	echo "/ism/modules/${n%.ko*}.ko" >>"$stage/ism/modules.list"
-done <"$order"
-
-for t in "$ISM_TESTDIR"/tests/*.sh; do
-	[ -e "$t" ] && cp "$t" "$stage/ism/tests/"
+ksft=tools/testing/selftests
+mkdir -p "$stage/ism/src/$ksft" "$stage/ism/ksrc/$ksft" "$stage/ism/ksrc/scripts"
+cp -r "$ISM_ROOT/$ksft/." "$stage/ism/src/$ksft/"
+rm -f "$stage/ism/src/$ksft/kselftest"
+ln -s src/$ksft/ism "$stage/ism/tests"
+for f in Makefile lib.mk kselftest; do
+	cp -r "${ISM_KSRC:?}/$ksft/$f" "$stage/ism/ksrc/$ksft/"
 done
-# What the tests source: tests/lib/*.sh.
-cp -r "$ISM_TESTDIR/tests/lib" "$stage/ism/tests/"
+cp "$ISM_KSRC/scripts/subarch.include" "$stage/ism/ksrc/scripts/"
+
+# install_prog PROG DIR: PROG into DIR; a dynamically linked program
+# brings its libraries and loader.
+install_prog() {
+	cp "$1" "$stage$2/"
+	for lib in $(ldd "$1" 2>/dev/null | grep -o '/[^ ]*'); do
+		mkdir -p "$stage$(dirname "$lib")"
+		cp -L "$lib" "$stage$lib"
+	done
+}
+
 for sp in $ISM_SYSPROGS; do
 	p=$(command -v "$sp") || { log "mkinitramfs: $sp not installed (deps.sh)"; exit 1; }
 	set -- "$@" "$p"
 done
 for p in "$@"; do
-	cp "$p" "$stage/ism/bin/"
-	# A dynamically linked program brings its libraries and loader.
-	for lib in $(ldd "$p" 2>/dev/null | grep -o '/[^ ]*'); do
-		mkdir -p "$stage$(dirname "$lib")"
-		cp -L "$lib" "$stage$lib"
-	done
+	install_prog "$p" /ism/bin
 done
+# kmod: modprobe as on a distribution (module options from the kernel
+# command line, NAME.PARAM=VALUE), and its other names with it.
+install_prog "$(command -v kmod)" /ism/bin
+for k in modprobe insmod rmmod modinfo lsmod depmod; do
+	ln -sf kmod "$stage/ism/bin/$k"
+done
+# kselftest's runner wants GNU timeout (--foreground) as /usr/bin/timeout.
+rm -f "$stage/usr/bin/timeout"
+install_prog /usr/bin/timeout /usr/bin
 
 chmod 755 "$stage/ism/bin"/*
 pack

@@ -1,41 +1,61 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""parse-log.py [--kunit] [--bench] LABEL LOG: judge a VM console log.
+"""parse-log.py [--kunit] [--bench] --ksrc TREE LABEL LOG: judge a VM
+console log.
 
 Prints one "ok NAME" / "not ok NAME" line per KUnit suite, e2e test and
 VM-level check (with --results FILE, also appends them there) and the
 evidence of each failure on stderr; exits 1 on any failure. Fails on a
 failed, crashed or missing suite, a module that failed to load or
-unload, a VM that did not reach "ism-test: done", and any kernel report
-(WARNING, BUG, KASAN, UBSAN, lockdep, RCU, Oops, kmemleak, ...) anywhere
-in the log, even if every test said ok.
+unload, a selftest that failed by its exit status or by its KTAP, a VM
+that did not reach "ism-test: done", and any kernel report (WARNING,
+BUG, KASAN, UBSAN, lockdep, RCU, Oops, kmemleak, ...) anywhere in the
+log, even if every test said ok.
+
+The KTAP of the KUnit modules and of the selftests is read by the
+kernel's own parser, TREE/tools/testing/kunit/kunit_parser.py (what
+`kunit.py parse` runs; its JSON output drops a suite's own status, so
+it is called here directly), one KUnit module or one selftest at a time:
+each KUnit module numbers its suites from 1, and the selftests' KTAP
+reaches the log through /dev/kmsg with the prefix "ism-ktap: " (init).
+The parser's own report goes to LOG.ktap.
 
 Then it prints the reliability summary: the "# summary KEY=VALUE" lines
 of the e2e tests (summed by key), the size of the KUnit bad-input table
 and the number of kernel reports."""
 import argparse
+import importlib
 import os
 import re
 import sys
 
 PROTO = 'ism-test: '          # the guest's protocol lines (init)
+KTAP = 'ism-ktap: '           # the selftests' output (init)
 STAMP = re.compile(r'^\[\s*\d+\.\d+\] ?')
 # A kernel report: one extended regular expression a line in
-# tests/lib/kernel-reports, which the e2e tests' lib/kmsg.sh greps in the
-# guest too; plus a VM that run-vm.sh had to kill.
+# tools/testing/selftests/ism/lib/kernel-reports, which the selftests'
+# lib/kmsg.sh greps in the guest too; plus a VM that run-vm.sh had to kill.
 REPORTS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                            'tests', 'lib', 'kernel-reports')
+                            '..', 'selftests', 'ism', 'lib', 'kernel-reports')
 with open(REPORTS_FILE, encoding='utf-8') as _f:
     REPORTS = re.compile('|'.join(
         [ln.rstrip('\n') for ln in _f if ln.strip()] +
         [r'^run-vm: TIMEOUT']))
-SUITE_START = re.compile(r'^    # Subtest: (\S+)')
 SUMMARY = re.compile(r'^# summary (\w+)=(-?\d+)$')
 TABLE = re.compile(r'bad-input table: (\d+) entries')
 # run-vm.sh tells the guest its accelerator; rates depend on it.
 ACCEL = re.compile(r'Command line:.*\bism\.accel=(\w+)')
-CASE = re.compile(r'^    (ok|not ok) \d+ (\S+)(.*)')
-SUITE_END = re.compile(r'^(ok|not ok) \d+ (\S+)(.*)')
+
+
+def ktap_parser(tree, report):
+    """The kernel's KTAP parser, printing its report to REPORT."""
+    sys.path.insert(0, os.path.join(tree, 'tools', 'testing', 'kunit'))
+    printer = importlib.import_module('kunit_printer')
+    # Its printer writes to the sys.stdout it saw at import time.
+    printer.stdout = printer.Printer(report)
+    parser = importlib.import_module('kunit_parser')
+    parser.stdout = printer.stdout
+    return parser
 
 
 class Judge:
@@ -54,6 +74,12 @@ class Judge:
         self.failed += not ok
 
 
+def failed_names(test, parser):
+    """The subtests of TEST that neither passed nor were skipped."""
+    good = (parser.TestStatus.SUCCESS, parser.TestStatus.SKIPPED)
+    return [t.name or '(unnamed)' for t in test.subtests if t.status not in good]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--kunit', action='store_true',
@@ -61,26 +87,53 @@ def main():
     ap.add_argument('--bench', action='store_true',
                     help='print the benchmark output')
     ap.add_argument('--results')
+    ap.add_argument('--ksrc', required=True,
+                    help='the Linux tree whose KTAP parser to use')
     ap.add_argument('label')
     ap.add_argument('log')
     a = ap.parse_args()
     judge = Judge(a.results)
+    report = open(a.log + '.ktap', 'w')
+    parser = ktap_parser(a.ksrc, report)
 
     with open(a.log, errors='replace') as f:
         lines = [STAMP.sub('', ln.rstrip('\r\n')) for ln in f]
 
     began = done = False
-    suites = []                 # [name, status, cases, failed cases, notes]
-    cur = None
+    suites = []                 # the KUnit suites (kunit_parser.Test)
     kmod = None                 # the KUnit module being loaded
-    kmod_suites = 0
+    kmod_lines = []             # its output
     mods = {'insmod': 0, 'rmmod': 0}
     e2e_open = None
+    e2e_lines = []              # the KTAP of the open e2e test
     bench, in_bench = [], False
     reports = []
     sums = {}                   # "# summary" lines of the e2e tests
     table = None                # rows of the KUnit bad-input table
     accel = '?'                 # the QEMU accelerator the VM ran under
+
+    def kunit_module():
+        """Parse the KTAP of the KUnit module kmod."""
+        test = parser.parse_run_tests(['KTAP version 1'] + kmod_lines)
+        suites.extend(test.subtests)
+        return test.subtests
+
+    def e2e_verdict(name, status, detail):
+        """Judge e2e test NAME by init's verdict and by its KTAP."""
+        label = f'{a.label} e2e: {name}'
+        if status == 'skip':
+            judge(True, label, 'SKIP')
+            return
+        test = parser.parse_run_tests(e2e_lines)
+        bad = failed_names(test, parser)
+        if status != 'ok':
+            judge(False, label, detail)
+        elif bad or not test.subtests:
+            judge(False, label, 'KTAP: ' + ('failed: ' + '; '.join(bad)
+                                            if bad else 'no results'))
+        else:
+            judge(True, label, f'{len(test.subtests)} cases')
+
     for i, ln in enumerate(lines, 1):
         if ln.startswith(PROTO):
             words = ln[len(PROTO):].split() or ['?']
@@ -89,27 +142,25 @@ def main():
             elif words[0] == 'done':
                 done = True
             elif words[0] == 'kunit-module':
-                kmod, kmod_suites = words[1], 0
+                kmod, kmod_lines = words[1], []
             elif (words[0] in ('insmod', 'rmmod') and len(words) == 3 and
                   words[1] in ('ok', 'failed')):
+                if words[0] == 'insmod' and kmod == words[2]:
+                    if not kunit_module() and words[1] == 'ok':
+                        judge(False, f'kunit: module {kmod}',
+                              'loaded but ran no suite')
+                    kmod = None
                 if words[1] == 'ok':
                     mods[words[0]] += 1
-                    if kmod == words[2] and words[0] == 'insmod':
-                        if not kmod_suites:
-                            judge(False, f'kunit: module {kmod}',
-                                  'loaded but ran no suite')
-                        kmod = None
                 else:
                     judge(False, f'{a.label}: {words[0]} {words[2]}', 'failed')
             elif words[0] == 'e2e':
                 if words[1] == 'begin':
-                    e2e_open = words[2]
-                elif words[1] == 'ok':
-                    judge(True, f'{a.label} e2e: {words[2]}')
-                elif words[1] == 'skip':
-                    judge(True, f'{a.label} e2e: {words[2]}', 'SKIP')
+                    e2e_open, e2e_lines = words[2], []
+                elif words[1] in ('ok', 'skip'):
+                    e2e_verdict(words[2], words[1], '')
                 else:
-                    judge(False, f'{a.label} e2e: {words[3]}', ' '.join(words[4:]))
+                    e2e_verdict(words[3], 'not ok', ' '.join(words[4:]))
                 if words[1] != 'begin':
                     e2e_open = None
             elif words[0] == 'bench':
@@ -127,49 +178,37 @@ def main():
             accel = m.group(1)
         if REPORTS.search(ln):
             reports.append((i, ln))
+        if ln.startswith(KTAP):
+            ln = ln[len(KTAP):]
+            if e2e_open:
+                e2e_lines.append(ln)
+        elif kmod:
+            kmod_lines.append(ln)
         m = SUMMARY.match(ln)
         if m:
             sums[m.group(1)] = sums.get(m.group(1), 0) + int(m.group(2))
         m = TABLE.search(ln)
         if m:
             table = int(m.group(1))
-        m = SUITE_START.match(ln)
-        if m:
-            cur = [m.group(1), None, 0, [], []]
-            suites.append(cur)
-            kmod_suites += 1
-            continue
-        if cur is None:
-            continue
-        m = CASE.match(ln)
-        if m:
-            cur[2] += 1
-            if m.group(1) == 'not ok':
-                cur[3].append(m.group(2))
-            continue
-        m = SUITE_END.match(ln)
-        if m and m.group(2) == cur[0]:
-            cur[1] = m.group(1) + m.group(3)
-            cur = None
-        elif ln.startswith('    # ') or ln.startswith('        '):
-            cur[4].append(ln.strip())
 
-    for name, status, ncases, bad, notes in suites:
-        tag = f'kunit: {name}'
-        if status is None:
-            judge(False, tag, f'started, never finished ({ncases} cases ran)')
-        elif status.startswith('not ok'):
-            judge(False, tag, 'failed: ' + ' '.join(bad))
-            for n in notes:
-                print('  ' + n, file=sys.stderr)
-        else:
-            judge(True, tag, 'SKIP' if '# SKIP' in status else f'{ncases} cases')
     if kmod:
+        kunit_module()
         judge(False, f'kunit: module {kmod}', 'insmod never returned')
+    for suite in suites:
+        tag = f'kunit: {suite.name}'
+        if suite.status == parser.TestStatus.SUCCESS:
+            judge(True, tag, f'{len(suite.subtests)} cases')
+        elif suite.status == parser.TestStatus.SKIPPED:
+            judge(True, tag, 'SKIP')
+        else:
+            judge(False, tag, f'{suite.status.name}: ' +
+                  ' '.join(failed_names(suite, parser)))
+            for n in suite.log:
+                print('  ' + n, file=sys.stderr)
     if a.kunit and not suites:
         judge(False, f'{a.label}: KUnit', 'no suite ran')
     if e2e_open:
-        judge(False, f'{a.label} e2e: {e2e_open}', 'never finished')
+        e2e_verdict(e2e_open, 'not ok', 'never finished')
     if a.bench:
         print(f'ism_bench under QEMU {accel}:')
         print('\n'.join(bench))

@@ -21,6 +21,7 @@ ver=$(stock_version) || {
 	exit 1
 }
 qemu_accel || exit 1
+ksrc || exit 1
 tag="build: modules against the stock $ver headers"
 if ! "$ISM_TESTDIR/build-modules.sh" "/usr/src/linux-headers-$ver" "$out"; then
 	result fail "$tag" "build failed"
@@ -49,18 +50,18 @@ if [ "$mode" = bench ]; then
 	args="$args ${ISM_BENCH_ARGS:-ism_lo.max_dmbs=10001}"
 	flags=--bench
 fi
-# shellcheck disable=SC2086
-"$ISM_TESTDIR/modorder.py" "/lib/modules/$ver" "$ISM_KMODS" $mods >"$out/load-order" || exit 1
+# No KUnit module is loaded on the stock kernel.
+ISM_KUNIT=0 "$ISM_TESTDIR/modstage.sh" "/usr/src/linux-headers-$ver" "$ver" / "$out" "$out/modroot" || exit 1
 progs=$("$ISM_TESTDIR/tools.sh") || { log "stock: building the tools failed"; exit 1; }
 # shellcheck disable=SC2086
-"$ISM_TESTDIR/mkinitramfs.sh" "$out/initramfs.cpio.gz" "$out/load-order" $progs || exit 1
+"$ISM_TESTDIR/mkinitramfs.sh" "$out/initramfs.cpio.gz" "$out/modroot" $progs || exit 1
 
 log "stock: booting /boot/vmlinuz-$ver; console log: $out/vm.log"
 "$ISM_TESTDIR/run-vm.sh" "/boot/vmlinuz-$ver" "$out/initramfs.cpio.gz" \
 	"$out/vm.log" $args
 vm_rc=$?
 # shellcheck disable=SC2086
-"$ISM_TESTDIR/parse-log.py" $flags --results "$ISM_RESULTS" stock-vm "$out/vm.log"
+"$ISM_TESTDIR/parse-log.py" $flags --ksrc "$ISM_KSRC" --results "$ISM_RESULTS" stock-vm "$out/vm.log"
 judge_vm $vm_rc $? stock "$out/vm.log"
 if [ "$mode" = demo ]; then
 	echo

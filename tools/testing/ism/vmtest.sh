@@ -13,17 +13,17 @@ set -u
 mode=${1:-test}
 out=$ISM_BUILD/debug
 qemu_accel || exit 1
-tree=$("$ISM_TESTDIR/build-kernel.sh") || exit 1
+ksrc || exit 1
+tree=$ISM_KSRC
 
 if [ "${ISM_REUSE_BUILD:-0}" != 1 ]; then
 	"$ISM_TESTDIR/build-modules.sh" "$tree" "$out" || exit 1
 fi
 progs=$("$ISM_TESTDIR/tools.sh") || { log "vmtest: building the tools failed"; exit 1; }
-mods=$(our_modules "$out/src")
+kver=$(cat "$tree/include/config/kernel.release")
+"$ISM_TESTDIR/modstage.sh" "$tree" "$kver" - "$out" "$out/modroot" || exit 1
 # shellcheck disable=SC2086
-"$ISM_TESTDIR/modorder.py" "$tree" "$ISM_KMODS" $mods >"$out/load-order" || exit 1
-# shellcheck disable=SC2086
-"$ISM_TESTDIR/mkinitramfs.sh" "$out/initramfs.cpio.gz" "$out/load-order" $progs || exit 1
+"$ISM_TESTDIR/mkinitramfs.sh" "$out/initramfs.cpio.gz" "$out/modroot" $progs || exit 1
 
 args="ism.mode=$mode${SUITE:+ ism.suite=$SUITE}${ISM_APPEND:+ $ISM_APPEND}"
 args="$args${ISM_E2E_TIMEOUT:+ ism.e2e_timeout=$ISM_E2E_TIMEOUT}"
@@ -40,5 +40,5 @@ vm_rc=$?
 # SUITE=none: no KUnit suite was wanted (ism.e2e_only picks e2e tests).
 kunit=--kunit
 [ "${SUITE:-}" = none ] && kunit=
-"$ISM_TESTDIR/parse-log.py" $kunit --results "$ISM_RESULTS" debug-vm "$out/vm.log"
+"$ISM_TESTDIR/parse-log.py" $kunit --ksrc "$ISM_KSRC" --results "$ISM_RESULTS" debug-vm "$out/vm.log"
 judge_vm $vm_rc $? test "$out/vm.log"

@@ -3,22 +3,9 @@
 #
 # e2e: our modules load with ism-load, show up in /proc/modules, and
 # unload again with ism-unload; ism_lo's max_dmbs is capped at 65536.
-# Also the example of the e2e convention (see README.md): KTAP-like
-# "ok N what" / "not ok N what" lines, exit 0 on success, 4 to skip,
-# anything else on failure.
-n=0
-rc=0
-check() {
-	what=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n $what"
-	else
-		echo "not ok $n $what"
-		rc=1
-	fi
-}
+# Also the example of the selftest convention (see README.md): KTAP from
+# lib/ktap.sh, exit 0 on success, 4 to skip, anything else on failure.
+. "$(dirname "$0")/lib/ktap.sh"
 
 check "ism-load" ism-load
 check "ism_core is loaded" grep -q '^ism_core ' /proc/modules
@@ -30,8 +17,8 @@ check "ism_core is gone" sh -c "! grep -q '^ism_core ' /proc/modules"
 # refused at insmod with a message naming the limit; 65536 loads, and the
 # SMC-D bridge registers the device with SMC. These modules are loaded
 # and unloaded here without ism-load's log lines (lib/mods.sh).
-. /ism/tests/lib/mods.sh
-. /ism/tests/lib/kmsg.sh
+. "$ISM_LIB/mods.sh"
+. "$ISM_LIB/kmsg.sh"
 kmsg_mark modules-max-dmbs
 
 # refused_big: insmod ism_lo max_dmbs=1048576 fails (unloaded again if
@@ -78,4 +65,4 @@ for m in ism_lo ism_smcd smc_diag smc ib_core ism_core; do
 	check "rmmod $m" mod_unload $m 20
 done
 check "no kernel report (WARNING, ...)" kmsg_clean modules-max-dmbs
-exit $rc
+ktap_finish

@@ -5,8 +5,9 @@
 # over 127.0.0.1, ::1 and between two network namespaces joined by veth;
 # data integrity in random-sized writes both ways; 100 concurrent
 # connections; abrupt close mid-transfer; the SMC-D device dump.
-. /ism/tests/lib/smc.sh
-. /ism/tests/lib/mods.sh
+. "$(dirname "$0")/lib/ktap.sh"
+. "$ISM_LIB/smc.sh"
+. "$ISM_LIB/mods.sh"
 smc_setup
 
 # xfer PORT CLIENT-ARGS...: one server for the client's connections; ok
@@ -120,4 +121,4 @@ wait $ns 2>/dev/null
 grep -q 'client conns=1 ok=1' /tmp/cn && ok "netns: data intact" ||
 	{ cat /tmp/sn /tmp/cn; bad "netns: transfer"; }
 smc_ueid flush
-exit $rc
+ktap_finish

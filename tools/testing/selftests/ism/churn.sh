@@ -22,8 +22,9 @@
 # ism_core is. One "ok"/"not ok" line per cycle (its failures as comments
 # before it); last, every module, SMC included, must load and unload with
 # ism-load and ism-unload.
-. /ism/tests/lib/smc.sh
-. /ism/tests/lib/mods.sh
+. "$(dirname "$0")/lib/ktap.sh"
+. "$ISM_LIB/smc.sh"
+. "$ISM_LIB/mods.sh"
 
 cycles=${ISM_CHURN_CYCLES:-4}
 TC=ism_tclient
@@ -361,4 +362,4 @@ smc_unload all
 check "after the churn: ism-load loads every module" ism-load
 check "after the churn: ism-unload unloads every module, smc included" ism-unload
 echo "# summary churn_cycles=$cy"
-exit $rc
+ktap_finish

@@ -12,9 +12,10 @@
 # SMC keeps an idle link group for 10 minutes; unloading the SMC-D bridge
 # ends it at once. The test must leave no kernel report: a sleeping call
 # under that spinlock would be one (DEBUG_ATOMIC_SLEEP).
-. /ism/tests/lib/smc.sh
-. /ism/tests/lib/mods.sh
-. /ism/tests/lib/kmsg.sh
+. "$(dirname "$0")/lib/ktap.sh"
+. "$ISM_LIB/smc.sh"
+. "$ISM_LIB/mods.sh"
+. "$ISM_LIB/kmsg.sh"
 
 D=/tmp/vlan
 rm -rf $D
@@ -29,9 +30,8 @@ if [ ! -e /proc/net/vlan/config ]; then
 		bad "no 802.1Q support (/proc/net/vlan/config): CONFIG_VLAN_8021Q=y missing"
 		exit 1
 	fi
-	echo "# SKIP $(uname -r): no 802.1Q support (8021q.ko not in ISM_KMODS)"
 	smc_ueid flush
-	exit 4
+	ktap_skip "$(uname -r): no 802.1Q support (8021q.ko not in ISM_KMODS)"
 fi
 kmsg_mark smc-vlan
 
@@ -183,4 +183,4 @@ kill $ns1 $ns2
 wait
 smc_ueid flush
 kmsg_clean smc-vlan && ok "no kernel report" || bad "kernel reports"
-exit $rc
+ktap_finish

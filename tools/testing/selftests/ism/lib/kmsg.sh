@@ -7,9 +7,9 @@
 # kernel logged after it, kmsg_clean NAME fails (printing them) if that
 # holds kernel reports. Names are plain words ([A-Za-z0-9_-]).
 
-# What parse-log.py counts as a report: one grep -E pattern a line,
-# matched against the log without its time stamps.
-KMSG_REPORTS=/ism/tests/lib/kernel-reports
+# What parse-log.py counts as a report: $ISM_KERNEL_REPORTS (lib/ktap.sh),
+# one grep -E pattern a line, matched against the log without its time
+# stamps.
 
 # kmsg_mark NAME: the line "ism-e2e mark NAME" in the kernel log
 kmsg_mark() {
@@ -32,9 +32,9 @@ kmsg_clean() {
 		echo "# kernel log: mark $1 not found (log buffer overrun?)"
 		return 1
 	fi
-	grep -qEf $KMSG_REPORTS /tmp/kmsg.since || return 0
+	grep -qEf "$ISM_KERNEL_REPORTS" /tmp/kmsg.since || return 0
 	echo "# kernel reports since mark $1:"
-	grep -E -A 12 -f $KMSG_REPORTS /tmp/kmsg.since | head -n 80 |
+	grep -E -A 12 -f "$ISM_KERNEL_REPORTS" /tmp/kmsg.since | head -n 80 |
 		sed 's/^/#   /'
 	return 1
 }

@@ -1,14 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# JSON in the e2e tests, which have no jq or python: ism_json (built from
-# tools/testing/ism/ism_json.c) checks a document and flattens it to one
+# JSON in the selftests: jq checks a document and flattens it to one
 # PATH=VALUE line per value, PATH being the keys and array indexes joined
-# with '/' ("0/stats/moves=100"); empty arrays and objects read [] and {}.
-# Sourced.
+# with '/' ("0/stats/moves=100"); strings unescaped, empty arrays and
+# objects read [] and {}. (jq 1.6 reads numbers as doubles: ismctl prints
+# 64-bit values such as tokens and GIDs as strings.) Sourced.
 
 # json_flat FILE: FILE holds valid JSON; its flat form goes to FILE.flat.
 json_flat() {
-	ism_json <"$1" >"$1.flat" 2>"$1.err" && return 0
+	jq -r 'def leaf: type != "object" and type != "array" or length == 0;
+		. as $d | ((if leaf then [] else empty end), paths(leaf)) as $p |
+		"\($p | map(tostring) | join("/"))=\($d | getpath($p) |
+		if type == "string" then . else tojson end)"' \
+		<"$1" >"$1.flat" 2>"$1.err" && return 0
 	cat "$1.err" "$1"
 	return 1
 }

@@ -25,10 +25,11 @@
 # are resumed or killed at the end of each scenario however its checks
 # went, and by a watchdog should this script be stuck or killed itself,
 # so that the removal always ends and the tests after this one run.
-. /ism/tests/lib/smc.sh
-. /ism/tests/lib/mods.sh
-. /ism/tests/lib/json.sh
-. /ism/tests/lib/kmsg.sh
+. "$(dirname "$0")/lib/ktap.sh"
+. "$ISM_LIB/smc.sh"
+. "$ISM_LIB/mods.sh"
+. "$ISM_LIB/json.sh"
+. "$ISM_LIB/kmsg.sh"
 
 D=/tmp/stopped
 rm -rf $D
@@ -494,4 +495,4 @@ kmsg_clean smc-stopped-2 && ok "2: no kernel report" || bad "2: kernel reports"
 smc_ueid flush
 ism-load ism_lo || bad "ism-load ism_lo"
 check "every module unloads (ism-unload)" ism-unload
-exit $rc
+ktap_finish

@@ -7,18 +7,12 @@
 # made with ismctl dev add, with ism_tclient's DMBs and counters), every
 # attribute and counter value, the clients; and a do request for one
 # device.
-# shellcheck source=SCRIPTDIR/lib/smc.sh
-. /ism/tests/lib/smc.sh
-# shellcheck source=SCRIPTDIR/lib/json.sh
-. /ism/tests/lib/json.sh
+. "$(dirname "$0")/lib/ktap.sh"
+. "$ISM_LIB/smc.sh"
+. "$ISM_LIB/json.sh"
 
 TC=ism_tclient
 DEV=ynl0
-
-# eq WHAT GOT WANT
-eq() {
-	if [ "$2" = "$3" ]; then ok "$1"; else bad "$1 (got '$2', want '$3')"; fi
-}
 
 # ismctl_dev I: device I of ismctl -j -s dev as sorted KEY=VALUE lines in
 # ism-ynl-dump's form: counters without their "stats/", the GID in plain
@@ -45,7 +39,7 @@ check "ismctl -j client" sh -c 'ismctl -j client >/tmp/cl.json'
 json_flat /tmp/dev.json || bad "ismctl -j -s dev: JSON"
 json_flat /tmp/cl.json || bad "ismctl -j client: JSON"
 check "ism-ynl-dump $DEV" sh -c "ism-ynl-dump $DEV >/tmp/ynl.out"
-cat /tmp/ynl.out
+sed 's/^/# /' /tmp/ynl.out
 
 ndev=$(jcount /tmp/dev.json.flat name)
 eq "same number of devices" "$(grep -c '^dev ' /tmp/ynl.out)" "$ndev"
@@ -90,4 +84,4 @@ eq "dev-get of an unknown device: status 1" $? 1
 check "dev-get of an unknown device: $(cat /tmp/err)" grep -q . /tmp/err
 
 check "ismctl dev del $DEV" ismctl dev del $DEV
-exit "$rc"
+ktap_finish

@@ -1,27 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Shared by the SMC-D e2e tests; sourced. Results are KTAP-like lines
-# "ok N what" / "not ok N what"; $rc is the test's exit status.
-n=0
-rc=0
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n $*"
-}
-
-bad() {
-	n=$((n + 1))
-	echo "not ok $n $*"
-	rc=1
-}
-
-# check WHAT COMMAND...: ok if COMMAND succeeds
-check() {
-	what=$1
-	shift
-	if "$@"; then ok "$what"; else bad "$what (status $?)"; fi
-}
+# Shared by the SMC-D e2e tests; sourced after lib/ktap.sh.
 
 # Our modules with SMC, lo up, and the UEID both peers (one kernel) share.
 smc_setup() {

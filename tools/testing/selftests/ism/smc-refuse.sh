@@ -7,14 +7,14 @@
 # the last N down, until the call that fails is one of the bridge's: the
 # device then exists, ismctl shows it refused by smc-d, SMC does not list
 # it, the kernel log says why, and it deletes cleanly. Debug kernel only.
-. /ism/tests/lib/smc.sh
-. /ism/tests/lib/fault.sh
+. "$(dirname "$0")/lib/ktap.sh"
+. "$ISM_LIB/smc.sh"
+. "$ISM_LIB/fault.sh"
 
 NAME=rf0
 
 if ! fault_usable; then
-	echo "# SKIP no /proc/self/fail-nth, failslab or fail_page_alloc"
-	exit 4
+	ktap_skip "no /proc/self/fail-nth, failslab or fail_page_alloc"
 fi
 fault_setup
 trap knobs_restore EXIT
@@ -68,4 +68,4 @@ else
 	fi
 fi
 ism-unload || bad "ism-unload"
-exit $rc
+ktap_finish

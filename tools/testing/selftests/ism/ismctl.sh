@@ -7,15 +7,11 @@
 # and deleted at run time (seen by ism_tclient and the SMC-D bridge),
 # requests refused to an unprivileged user, and malformed requests
 # (ism_nlbad).
-. /ism/tests/lib/smc.sh
-. /ism/tests/lib/json.sh
+. "$(dirname "$0")/lib/ktap.sh"
+. "$ISM_LIB/smc.sh"
+. "$ISM_LIB/json.sh"
 
 TC=ism_tclient
-
-# eq WHAT GOT WANT
-eq() {
-	if [ "$2" = "$3" ]; then ok "$1"; else bad "$1 (got '$2', want '$3')"; fi
-}
 
 # isj NAME ARGS...: ismctl -j ARGS into /tmp/NAME.json, flattened to
 # /tmp/NAME.json.flat
@@ -76,7 +72,7 @@ check "ismctl --help" sh -c 'ismctl --help | grep -q SYNOPSIS'
 check "ismctl -V" sh -c 'ismctl -V | grep -q "^ismctl "'
 check "ismctl -s dev (text)" sh -c 'ismctl -s dev | grep -q "^ismlo0: type loopback"'
 check "ismctl d sh ismlo0 (abbreviated)" sh -c 'ismctl d sh ismlo0 | grep -q "^ismlo0:"'
-check "ismctl -p -s dev is valid JSON" sh -c 'ismctl -p -s dev | ism_json >/dev/null'
+check "ismctl -p -s dev is valid JSON" sh -c 'ismctl -p -s dev | jq . >/dev/null'
 
 check "ismctl -j -s dev" isj dev -s dev
 eq "dev: ismlo0 type" "$(dev_field ismlo0 type)" loopback
@@ -284,4 +280,4 @@ check "dev del ismlo0" ismctl dev del ismlo0
 isj dev dev || bad "ismctl -j dev after del ismlo0"
 [ -z "$(jidx /tmp/dev.json.flat name ismlo0)" ] && ok "ismlo0: gone" ||
 	bad "ismlo0: still listed"
-exit $rc
+ktap_finish

@@ -3,7 +3,8 @@
 #
 # e2e: UEID handling through SMC's generic netlink family, and that AF_SMC
 # without a common UEID falls back to TCP with the reason shown.
-. /ism/tests/lib/smc.sh
+. "$(dirname "$0")/lib/ktap.sh"
+. "$ISM_LIB/smc.sh"
 smc_setup noueid
 
 check "ueid: add (lowercase uppercased)" smc_ueid add ism-test
@@ -39,4 +40,4 @@ wait
 grep -q 'client conns=1 ok=1' /tmp/c && ok "no UEID: data intact over TCP" ||
 	{ cat /tmp/s /tmp/c; bad "no UEID: transfer"; }
 smc_ueid flush
-exit $rc
+ktap_finish

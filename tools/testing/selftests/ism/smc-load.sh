@@ -32,12 +32,12 @@
 # Debug kernel only: what it hunts for are the debug kernel's reports
 # (KASAN, lockdep, kmemleak), and the stock VM's share of make check's
 # time goes to the other tests.
-. /ism/tests/lib/smc.sh
-. /ism/tests/lib/mods.sh
+. "$(dirname "$0")/lib/ktap.sh"
+. "$ISM_LIB/smc.sh"
+. "$ISM_LIB/mods.sh"
 
 if ! debug_kernel; then
-	echo "# SKIP $(uname -r): debug kernel only (its reports are what this test hunts for)"
-	exit 4
+	ktap_skip "$(uname -r): debug kernel only (its reports are what this test hunts for)"
 fi
 
 secs=${ISM_LOAD_SECS:-10}
@@ -431,4 +431,4 @@ smc_ueid flush
 echo "# summary smc_conns=$conns"
 echo "# summary smc_bytes=$(get bytes)"
 echo "# summary bytes_lost=$(get lost)"
-exit $rc
+ktap_finish

@@ -6,8 +6,9 @@
 # TCP until the device is back. The removals come once every connection
 # has moved its data and holds (wait_holding), however fast the guest:
 # each connection's end is then "ended", never "failed".
-. /ism/tests/lib/smc.sh
-. /ism/tests/lib/mods.sh
+. "$(dirname "$0")/lib/ktap.sh"
+. "$ISM_LIB/smc.sh"
+. "$ISM_LIB/mods.sh"
 smc_setup
 
 timeout 120 smc_xfer server -n 3 -p 5201 >/tmp/s 2>&1 &
@@ -62,4 +63,4 @@ grep -q 'client conns=2 ok=0 failed=0 ended=2' /tmp/c3 &&
 	ok "bridge removal: connections ended" || { cat /tmp/s3 /tmp/c3; bad "bridge removal"; }
 check "bridge back (insmod ism_smcd)" ism-load ism_smcd
 smc_ueid flush
-exit $rc
+ktap_finish

@@ -8,7 +8,8 @@
 # ismctl and unloads and reloads ism_lo. Every write, and on loopback
 # devices every signal and event, is verified; the module's summary must
 # show work of every kind and no failure.
-. /ism/tests/lib/smc.sh
+. "$(dirname "$0")/lib/ktap.sh"
+. "$ISM_LIB/smc.sh"
 
 secs=${ISM_STRESS_SECS:-10}
 
@@ -61,4 +62,4 @@ echo "# summary stress_ops=$(field ops)"
 echo "# summary stress_ms=$(field ms)"
 echo "# summary verify_failures=${vf:-1}"
 echo "# summary bad_inputs=$(field bad_input)"
-exit $rc
+ktap_finish

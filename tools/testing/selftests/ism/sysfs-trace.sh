@@ -6,17 +6,13 @@
 # event: 4 DMBs registered, 100 signalled writes of 4096 bytes, 100 irqs
 # delivered, 4 DMBs unregistered. With the SMC-D bridge, SMC's device for
 # ismlo0 sits below ismlo0's own device.
-. /ism/tests/lib/smc.sh
-. /ism/tests/lib/json.sh
+. "$(dirname "$0")/lib/ktap.sh"
+. "$ISM_LIB/smc.sh"
+. "$ISM_LIB/json.sh"
 
 TC=ism_tclient
 SYS=/sys/class/ism/ismlo0
 T=/sys/kernel/tracing
-
-# eq WHAT GOT WANT
-eq() {
-	if [ "$2" = "$3" ]; then ok "$1"; else bad "$1 (got '$2', want '$3')"; fi
-}
 
 # count EVENT PATTERN: trace lines of EVENT that match PATTERN
 count() {
@@ -74,4 +70,4 @@ wait_for 30 test -d "$real/ism-ismlo0" &&
 [ ! -e /sys/devices/ism-ismlo0 ] &&
 	ok "sysfs: nothing left at /sys/devices/ism-ismlo0" ||
 	bad "sysfs: /sys/devices/ism-ismlo0 exists"
-exit $rc
+ktap_finish

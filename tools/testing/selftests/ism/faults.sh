@@ -41,8 +41,9 @@
 # ism_fault -w keeps the stack dumps the kernel prints for an allocation
 # that fails without __GFP_NOWARN (vmalloc in the module loader) off the
 # console, and prints everything else it held back (see ism_fault --help).
-. /ism/tests/lib/smc.sh
-. /ism/tests/lib/fault.sh
+. "$(dirname "$0")/lib/ktap.sh"
+. "$ISM_LIB/smc.sh"
+. "$ISM_LIB/fault.sh"
 
 FULL=${ISM_FAULTS_FULL:-0}
 VERBOSE=${ISM_FAULTS_VERBOSE:-0}
@@ -59,12 +60,10 @@ MODS=/ism/modules
 DEV=f1
 
 if [ ! -e /proc/self/fail-nth ]; then
-	echo "# SKIP no /proc/self/fail-nth: a kernel without CONFIG_FAULT_INJECTION"
-	exit 4
+	ktap_skip "no /proc/self/fail-nth: a kernel without CONFIG_FAULT_INJECTION"
 fi
 if [ ! -d $DBG/failslab ] || [ ! -d $DBG/fail_page_alloc ]; then
-	echo "# SKIP no failslab and fail_page_alloc in debugfs"
-	exit 4
+	ktap_skip "no failslab and fail_page_alloc in debugfs"
 fi
 
 # ---- setup: what may fail, and the initcall trace event ----
@@ -433,4 +432,4 @@ known_leaks
 
 echo "# summary faults_injected=$total_inj"
 echo "# summary faults_survived=$total_surv"
-exit $rc
+ktap_finish

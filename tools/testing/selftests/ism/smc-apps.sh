@@ -3,7 +3,8 @@
 #
 # e2e: Debian's iperf3 and sockperf, unchanged, run through smc_run: their
 # TCP connections become SMC-D connections over the loopback device.
-. /ism/tests/lib/smc.sh
+. "$(dirname "$0")/lib/ktap.sh"
+. "$ISM_LIB/smc.sh"
 smc_setup
 
 # app_run PORT CONNS SERVER-CMD -- CLIENT-CMD: both through smc_run; ok
@@ -50,4 +51,4 @@ app_run 5301 4 iperf3 -s -1 -p 5301 -- iperf3 -c 127.0.0.1 -p 5301 -t 4
 app_run 5302 2 sockperf server --tcp -p 5302 -- \
 	sockperf ping-pong --tcp -i 127.0.0.1 -p 5302 -t 4
 smc_ueid flush
-exit $rc
+ktap_finish

@@ -8,24 +8,15 @@
 # a client of each; deleting the third and unloading it leave no DMB behind,
 # and the kernel log of the test holds no report and no warning of the core
 # about the sample.
-. /ism/tests/lib/smc.sh
-. /ism/tests/lib/mods.sh
-. /ism/tests/lib/json.sh
+. "$(dirname "$0")/lib/ktap.sh"
+. "$ISM_LIB/smc.sh"
+. "$ISM_LIB/mods.sh"
+. "$ISM_LIB/json.sh"
 
 S=ism_sample
 NEW=smp2
 LINE="dmb 4096 bytes, moved 13 bytes, 1 signal"
 # What parse-log.py counts as a kernel report, in short.
-REPORT='WARNING:|BUG:|kernel BUG at|KASAN|UBSAN|KFENCE|circular locking|'
-REPORT="${REPORT}lock state|recursive locking|suspicious RCU|Oops|Call Trace|"
-REPORT="${REPORT}general protection|refcount_t: |blocked for more than|"
-REPORT="${REPORT}sleeping function called|unreferenced object|corruption"
-
-# eq WHAT GOT WANT
-eq() {
-	if [ "$2" = "$3" ]; then ok "$1"; else bad "$1 (got '$2', want '$3')"; fi
-}
-
 # since: the kernel log from this test's mark on
 since() {
 	dmesg | sed -n "/$MARK/,\$p"
@@ -65,7 +56,7 @@ finish() {
 	mod_unload ism_lo 20 || { cat /tmp/mod.err; bad "rmmod ism_lo"; }
 	ism-unload ism_core || bad "ism-unload ism_core"
 	since >/tmp/sample.log
-	if grep -E "$REPORT" /tmp/sample.log; then
+	if grep -Ef "$ISM_KERNEL_REPORTS" /tmp/sample.log; then
 		bad "kernel log: reports (above)"
 	else
 		ok "kernel log: no report"
@@ -76,7 +67,7 @@ finish() {
 		ok "kernel log: nothing left behind by $S, no device refused"
 	fi
 	[ $rc -eq 0 ] || grep -E "$S|ism" /tmp/sample.log | tail -n 30
-	exit $rc
+	ktap_finish
 }
 
 mod_avail $S || { bad "no $S.ko in the initramfs: samples/ism not built"; exit 1; }

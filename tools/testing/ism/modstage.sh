@@ -1,0 +1,68 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# modstage.sh KDIR KVER BASE OUT DEST: install the modules a test VM
+# loads under DEST, the part of its initramfs they make up: as under /
+# in DEST/lib/modules/KVER, with depmod; in DEST/ism/modules.list the
+# names ism-load loads, one a line, in modprobe's dependency order: the
+# in-tree modules $ISM_KMODS first, then ours, then the KUnit ones
+# (those built into the kernel left out); and DEST/ism/modules/NAME.ko
+# links to them, for the tests that insmod one module file. ISM_KUNIT=0
+# leaves the KUnit modules off the list.
+# Ours, built against the kernel build tree KDIR under OUT
+# (build-modules.sh), go in with make modules_install (samples/ism's
+# too); the in-tree ones and their dependencies (modprobe
+# --show-depends) are copied from BASE, a root where KVER's modules are
+# installed (/ for Debian's kernels), or with BASE "-" from KDIR's own
+# make modules_install.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+kdir=$1
+kver=$2
+base=$3
+out=$4
+dest=$5
+rm -rf "$dest"
+mkdir -p "$dest/lib/modules/$kver" "$dest/ism/modules"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+if [ "$base" = - ]; then
+	base=$tmp/base
+	make -s -C "$kdir" INSTALL_MOD_PATH="$base" modules_install >&2
+fi
+for f in modules.builtin modules.builtin.modinfo modules.order; do
+	[ ! -e "$base/lib/modules/$kver/$f" ] || cp "$base/lib/modules/$kver/$f" "$dest/lib/modules/$kver/"
+done
+# shellcheck disable=SC2086
+modprobe -d "$base" -S "$kver" -a --show-depends $ISM_KMODS >"$tmp/kmods" ||
+	{ log "modstage: in-tree modules missing in $base/lib/modules/$kver"; exit 1; }
+while read -r what path _; do
+	[ "$what" = insmod ] || continue
+	rel=${path#"$base"}
+	mkdir -p "$dest$(dirname "$rel")"
+	cp "$path" "$dest$rel"
+done <"$tmp/kmods"
+
+# Unsigned, as before: the VMs' kernels do not enforce signatures, and a
+# Debian headers tree has no signing key.
+for m in "$out/src" "$out/src/samples/ism"; do
+	[ -f "$m/modules.order" ] || continue
+	make -s -C "$kdir" M="$m" INSTALL_MOD_PATH="$dest" CONFIG_MODULE_SIG_ALL= \
+		modules_install >&2
+done
+depmod -b "$dest" "$kver"
+
+ours=$(find "$dest/lib/modules/$kver/extra" -name '*.ko*' | sed 's|.*/||; s|\.ko.*||' | sort)
+plain=$(echo "$ours" | grep -v '_kunit$' || true)
+kunit=
+[ "${ISM_KUNIT:-1}" = 0 ] || kunit=$(echo "$ours" | grep '_kunit$' || true)
+# shellcheck disable=SC2086 # module names have no blanks
+modprobe -d "$dest" -S "$kver" -a --show-depends $ISM_KMODS $plain $kunit \
+	>"$tmp/all" || { log "modstage: modprobe --show-depends failed"; exit 1; }
+awk -v root="$dest" '$1 == "insmod" { n = $2; sub(".*/", "", n)
+	sub("[.]ko.*", "", n); if (!seen[n]++) print n, substr($2, length(root) + 1) }' \
+	"$tmp/all" | while read -r name path; do
+	echo "$name" >>"$dest/ism/modules.list"
+	ln -s "$path" "$dest/ism/modules/$name.ko"
+done

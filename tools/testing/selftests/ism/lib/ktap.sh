@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The results of every ism selftest, in KTAP; sourced first (through
+# another lib/ file or directly). Sourcing prints the version line; each
+# check is one line "ok N what" / "not ok N what", diagnostics are "# "
+# lines, and ktap_finish prints the plan and exits with kselftest's
+# status: 0 all passed, 1 something failed. A test skipped as a whole
+# exits 4 (ktap_skip).
+# ISM_LIB is this directory; ISM_KERNEL_REPORTS the kernel-report
+# patterns (lib/kmsg.sh, ism_fault) unless the environment names others.
+
+[ -n "${ISM_LIB:-}" ] || ISM_LIB=$(cd "$(dirname "$0")/lib" && pwd)
+ISM_KERNEL_REPORTS=${ISM_KERNEL_REPORTS:-$ISM_LIB/kernel-reports}
+export ISM_LIB ISM_KERNEL_REPORTS
+n=0
+rc=0
+echo "TAP version 13"
+
+ok() {
+	n=$((n + 1))
+	echo "ok $n $*"
+}
+
+bad() {
+	n=$((n + 1))
+	echo "not ok $n $*"
+	rc=1
+}
+
+# check WHAT COMMAND...: ok if COMMAND succeeds
+check() {
+	what=$1
+	shift
+	if "$@"; then ok "$what"; else bad "$what (status $?)"; fi
+}
+
+# eq WHAT GOT WANT: ok if GOT is WANT
+eq() {
+	if [ "$2" = "$3" ]; then ok "$1"; else bad "$1 (got '$2', want '$3')"; fi
+}
+
+# ktap_skip REASON: skip the whole test
+ktap_skip() {
+	echo "1..0 # SKIP $*"
+	exit 4
+}
+
+# ktap_finish: the plan; exit 0 if every check passed, else 1
+ktap_finish() {
+	echo "1..$n"
+	exit $rc
+}
