@@ -21,12 +21,13 @@ TESTDIR := tools/testing/ism
 #   sources: SRCS_NAME := tools/x/y.c. A library
 #   with no static archive in Debian (libmnl) needs a dynamic link:
 #   TOOLS_DYNAMIC += NAME; its shared libraries then go along.
-# Directories with a Kbuild file hold kernel code (tools/testing/ism/bench)
-# and tools/testing/ism holds the test harness: neither is built here.
+# Directories with a Kbuild file hold kernel code (tools/testing/ism/bench),
+# tools/testing/ism holds the test harness and tools/lib the libraries the
+# programs compile in (tools/lib/nl: the netlink layer): none is built here.
 TOOLS_DIRS := $(patsubst %/Makefile,%,$(shell find tools -mindepth 2 \
 	-name Makefile ! -path 'tools/testing/ism/*' 2>/dev/null | sort))
-TOOLS_SKIP := $(TOOLS_DIRS) $(patsubst %/Kbuild,%,$(shell find tools \
-	-name Kbuild 2>/dev/null))
+TOOLS_SKIP := $(TOOLS_DIRS) tools/lib $(patsubst %/Kbuild,%,$(shell find \
+	tools -name Kbuild 2>/dev/null))
 TOOLS_SRC := $(filter-out $(addsuffix /%,$(TOOLS_SKIP)), \
 	$(shell find tools -name '*.c' 2>/dev/null | sort))
 TOOLS := $(TOOLS_SRC:.c=)
