@@ -34,14 +34,12 @@ TOOLS := $(TOOLS_SRC:.c=)
 TOOLS_CFLAGS ?= -O2 -g -Wall -Wextra
 TOOLS_EXTRA_CFLAGS ?=
 TOOLS_DYNAMIC ?=
-# ism_nlbad sends raw requests to the ism family with libmnl.
-LDLIBS_ism_nlbad := -lmnl
-TOOLS_DYNAMIC += ism_nlbad
-# ism_fault runs ism requests under fault injection (tests/faults.sh),
-# on ismctl's netlink socket.
-LDLIBS_ism_fault := -lmnl
-SRCS_ism_fault := tools/ism/nl.c
-TOOLS_DYNAMIC += ism_fault
+# The tools' netlink layer, on plain sockets: static links stay possible.
+NL_SRCS := tools/lib/nl/nl.c tools/lib/nl/genl.c
+# ism_fault runs ism requests under fault injection (tests/faults.sh).
+SRCS_ism_fault := $(NL_SRCS)
+# ism_nlbad sends malformed requests to the ism family.
+SRCS_ism_nlbad := $(NL_SRCS)
 
 .PHONY: all modules tools modules_install clean check lint kunit vm stock \
 	bench demo stress help print-tools kdir

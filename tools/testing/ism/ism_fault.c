@@ -28,13 +28,10 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-#include <libmnl/libmnl.h>
-#include <linux/genetlink.h>
-#include <linux/netlink.h>
 #include <linux/smc.h>
 #include <linux/ism.h>
 
-#include "../../ism/nl.h"
+#include "../../lib/nl/nl.h"
 #include "../../include/compiler.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -168,7 +165,7 @@ static const char help[] =
 "    Documentation/fault-injection/fault-injection.rst (Linux)\n";
 
 /* nl_op: the operation's; nl_aux: ism requests after it; nl_smc: SMC's. */
-static struct nl *nl_op, *nl_aux, *nl_smc;
+static struct nl_sock nl_op, nl_aux, nl_smc;
 /* Data messages the operation's request received. */
 static unsigned int op_msgs;
 
@@ -178,24 +175,23 @@ static void die(const char *what)
 	exit(1);
 }
 
-/* ---- netlink (tools/ism/nl.c; nothing there allocates but nl_open) ---- */
+/* ---- netlink (tools/lib/nl; nothing there allocates but nl_open) ---- */
 
 /*
- * Close *@nl and open a new socket for @family: a dump that a fault cut
+ * Close @nl and open a new socket for @family: a dump that a fault cut
  * short may leave messages or a running dump behind, and a family that
  * went with its module may be back under another id.
  * Return: 0, or a negative errno (-ENOENT: no such family).
  */
-static int nl_reopen(struct nl **nl, const char *family)
+static int nl_reopen(struct nl_sock *nl, const char *family)
 {
-	nl_close(*nl);
-	*nl = nl_open(family);
-	return *nl ? 0 : -errno;
+	nl_close(nl);
+	return genl_open(nl, family);
 }
 
 /* Data messages: counted, then handed to the caller's callback. */
 struct talk {
-	mnl_cb_t cb;
+	nl_msg_cb cb;
 	void *arg;
 	unsigned int msgs;
 };
@@ -205,24 +201,25 @@ static int count_cb(const struct nlmsghdr *nlh, void *data)
 	struct talk *t = data;
 
 	t->msgs++;
-	return t->cb ? t->cb(nlh, t->arg) : MNL_CB_OK;
+	return t->cb ? t->cb(nlh, t->arg) : 0;
 }
 
 /* One ism request on @nl, whose family is resolved; reply to @cb. */
-static int ism_talk(struct nl *nl, uint8_t cmd, uint16_t flags,
-		    const char *type, const char *name, mnl_cb_t cb, void *arg)
+static int ism_talk(struct nl_sock *nl, uint8_t cmd, uint16_t flags,
+		    const char *type, const char *name, nl_msg_cb cb, void *arg)
 {
 	struct talk t = { .cb = cb, .arg = arg };
-	struct nlmsghdr *nlh;
+	struct nl_req req;
 	int err;
 
-	nlh = nl_req(nl, cmd, ISM_GENL_VERSION, flags);
+	genl_req_init(&req, nl->family, cmd, ISM_GENL_VERSION,
+		      NLM_F_ACK | flags);
 	if (type)
-		mnl_attr_put_strz(nlh, ISM_ATTR_DEV_TYPE, type);
+		nl_attr_put_str(&req, ISM_ATTR_DEV_TYPE, type);
 	if (name)
-		mnl_attr_put_strz(nlh, ISM_ATTR_DEV_NAME, name);
-	err = nl_talk(nl, nlh, count_cb, &t);
-	if (nl == nl_op)
+		nl_attr_put_str(&req, ISM_ATTR_DEV_NAME, name);
+	err = nl_talk(nl, &req, count_cb, &t);
+	if (nl == &nl_op)
 		op_msgs = t.msgs;
 	return err;
 }
@@ -304,16 +301,15 @@ static void prep_insmod(char **args, int nargs)
 
 static int type_cb(const struct nlmsghdr *nlh, void *arg)
 {
-	struct nlattr *a;
+	const struct nlattr *a;
 
 	(void)arg;
-	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
-		if (mnl_attr_get_type(a) == ISM_ATTR_DEV_TYPE &&
-		    !mnl_attr_validate(a, MNL_TYPE_NUL_STRING))
+	genl_attr_for_each(a, nlh) {
+		if (nl_attr_type(a) == ISM_ATTR_DEV_TYPE && nl_attr_is_str(a))
 			snprintf(dev_type, sizeof(dev_type), "%s",
-				 mnl_attr_get_str(a));
+				 (const char *)nl_attr_data(a));
 	}
-	return MNL_CB_OK;
+	return 0;
 }
 
 /* A fresh socket for each run, see nl_reopen(). */
@@ -351,7 +347,7 @@ static void prepare(const struct op *op, char **args, int nargs, bool undo)
 		prep_nl();
 		/* Undoing a DEV_DEL creates the device again: of its type. */
 		if (undo && op->cmd == ISM_CMD_DEV_DEL) {
-			err = ism_talk(nl_op, ISM_CMD_DEV_GET, 0, NULL, name,
+			err = ism_talk(&nl_op, ISM_CMD_DEV_GET, 0, NULL, name,
 				       type_cb, NULL);
 			if (err || !dev_type[0]) {
 				errno = err ? -err : ENOENT;
@@ -382,7 +378,7 @@ static int run(const struct op *op)
 		if (op->dump == DUMP_ALWAYS ||
 		    (op->dump == DUMP_WITHOUT_NAME && !dev_name))
 			flags = NLM_F_DUMP;
-		return ism_talk(nl_op, op->cmd, flags,
+		return ism_talk(&nl_op, op->cmd, flags,
 				op->type_arg ? dev_type : NULL, dev_name,
 				NULL, NULL);
 	}
@@ -411,14 +407,14 @@ static int dev_exists(const char *name)
 {
 	int err;
 
-	if (!nl_aux) {
+	if (!nl_aux.buf) {
 		err = nl_reopen(&nl_aux, ISM_GENL_NAME);
 		if (err) {
 			errno = -err;
 			die("generic netlink family " ISM_GENL_NAME);
 		}
 	}
-	err = ism_talk(nl_aux, ISM_CMD_DEV_GET, 0, NULL, name, NULL, NULL);
+	err = ism_talk(&nl_aux, ISM_CMD_DEV_GET, 0, NULL, name, NULL, NULL);
 	if (err && err != -ENODEV) {
 		errno = -err;
 		die("ISM_CMD_DEV_GET");
@@ -486,12 +482,12 @@ static int undo(const struct op *op)
 		return err;
 	case OP_NL:
 		if (op->cmd == ISM_CMD_DEV_NEW) {
-			err = ism_talk(nl_aux, ISM_CMD_DEV_DEL, 0, NULL,
+			err = ism_talk(&nl_aux, ISM_CMD_DEV_DEL, 0, NULL,
 				       dev_name, NULL, NULL);
 			return err ? err : dev_wait_gone(dev_name);
 		}
 		if (op->cmd == ISM_CMD_DEV_DEL)
-			return ism_talk(nl_aux, ISM_CMD_DEV_NEW, 0, dev_type,
+			return ism_talk(&nl_aux, ISM_CMD_DEV_NEW, 0, dev_type,
 					dev_name, NULL, NULL);
 		break;
 	case OP_RMMOD:
@@ -661,14 +657,14 @@ static void state_threads(const char *prefix)
 static size_t put_attr(char *line, size_t size, size_t len, const char *key,
 		       const struct nlattr *a, bool str)
 {
-	const unsigned char *p = mnl_attr_get_payload(a);
-	uint16_t plen = mnl_attr_get_payload_len(a);
+	const unsigned char *p = nl_attr_data(a);
+	size_t plen = nl_attr_len(a);
 	uint64_t v = 0;
-	int i;
+	size_t i;
 
 	if (len >= size)
 		return len;
-	if (str && !mnl_attr_validate(a, MNL_TYPE_NUL_STRING))
+	if (str && nl_attr_is_str(a))
 		return len + snprintf(line + len, size - len, " %s=%s", key,
 				      (const char *)p);
 	if (plen == 1 || plen == 2 || plen == 4 || plen == 8) {
@@ -713,12 +709,12 @@ static int ism_state_cb(const struct nlmsghdr *nlh, void *arg)
 	bool str;
 
 	len = snprintf(line, sizeof(line), "%s", tag);
-	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
-		type = mnl_attr_get_type(a);
+	genl_attr_for_each(a, nlh) {
+		type = nl_attr_type(a);
 		if (type == ISM_ATTR_PAD || type == ISM_ATTR_DEV_STATS)
 			continue;
 		if (type == ISM_ATTR_DEV_CLIENTS) {
-			mnl_attr_for_each_nested(c, a)
+			nl_attr_for_each_nested(c, a)
 				len = put_attr(line, sizeof(line), len,
 					       "client", c, true);
 			continue;
@@ -735,16 +731,14 @@ static int ism_state_cb(const struct nlmsghdr *nlh, void *arg)
 		}
 	}
 	sput("%s", line);
-	return MNL_CB_OK;
+	return 0;
 }
 
 /* One SMC-D device of SMC's dump: its attributes, in hex. */
 static int smc_state_cb(const struct nlmsghdr *nlh, void *arg)
 {
-	const unsigned char *p = mnl_nlmsg_get_payload_offset(nlh,
-					sizeof(struct genlmsghdr));
-	size_t plen = nlh->nlmsg_len - MNL_NLMSG_HDRLEN -
-		      MNL_ALIGN(sizeof(struct genlmsghdr));
+	const unsigned char *p = genl_attr_data(nlh);
+	size_t plen = genl_attr_len(nlh);
 	char line[4096];
 	size_t len, i;
 
@@ -753,7 +747,7 @@ static int smc_state_cb(const struct nlmsghdr *nlh, void *arg)
 	for (i = 0; i < plen && len < sizeof(line) - 3; i++)
 		len += snprintf(line + len, sizeof(line) - len, "%02x", p[i]);
 	sput("%s", line);
-	return MNL_CB_OK;
+	return 0;
 }
 
 /* Write the state to @path. Return: 0, or a negative errno. */
@@ -767,7 +761,7 @@ static int state(const char *path)
 		{ ISM_CMD_CLIENT_GET, "client" },
 		{ ISM_CMD_DMB_GET, "dmb" },
 	};
-	struct nlmsghdr *nlh;
+	struct nl_req req;
 	size_t i;
 	int err;
 
@@ -784,7 +778,7 @@ static int state(const char *path)
 	if (err == -ENOENT)
 		sput("ism none");
 	for (i = 0; !err && i < ARRAY_SIZE(dumps); i++)
-		err = ism_talk(nl_aux, dumps[i].cmd, NLM_F_DUMP, NULL, NULL,
+		err = ism_talk(&nl_aux, dumps[i].cmd, NLM_F_DUMP, NULL, NULL,
 			       ism_state_cb, (void *)dumps[i].tag);
 	if (err && err != -ENOENT)
 		goto out;
@@ -793,9 +787,9 @@ static int state(const char *path)
 		sput("smc none");
 		err = 0;
 	} else if (!err) {
-		nlh = nl_req(nl_smc, SMC_NETLINK_GET_DEV_SMCD,
-			     SMC_GENL_FAMILY_VERSION, NLM_F_DUMP);
-		err = nl_talk(nl_smc, nlh, smc_state_cb, NULL);
+		genl_req_init(&req, nl_smc.family, SMC_NETLINK_GET_DEV_SMCD,
+			      SMC_GENL_FAMILY_VERSION, NLM_F_ACK | NLM_F_DUMP);
+		err = nl_talk(&nl_smc, &req, smc_state_cb, NULL);
 	}
 out:
 	if (fclose(state_f) && !err)
