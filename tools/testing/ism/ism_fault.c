@@ -107,7 +107,11 @@ static const char help[] =
 "                   \"kmsg: TEXT\", but for those dumps, of which only the\n"
 "                   first line is printed, as \"allocwarn: TEXT\". Never hidden:\n"
 "                   a record that looks like a kernel report (WARNING, BUG,\n"
-"                   KASAN, a call trace of its own, ...). Needs root.\n"
+"                   KASAN, a call trace of its own, ...): one that matches\n"
+"                   an extended regular expression of the file\n"
+"                   $ISM_KERNEL_REPORTS, by default\n"
+"                   /ism/tests/lib/kernel-reports (the test harness's\n"
+"                   tests/lib/kernel-reports), one a line. Needs root.\n"
 "    -h, --help     show this text\n"
 "\n"
 "OUTPUT\n"
@@ -426,6 +430,8 @@ int main(int argc, char **argv)
 	nth_fd = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
 	if (nth_fd < 0 && (first || errno != ENOENT))
 		die("/proc/thread-self/fail-nth");
+	if (hide)
+		kmsg_reports_load();
 	op_prepare(op, argv + optind + 1, nargs, do_undo);
 	/* No page fault may allocate while armed: mlockall() faults in what
 	 * is mapped now and, with MCL_FUTURE, what is mapped later (each

@@ -77,6 +77,8 @@ void state_or_die(const char *path);
 
 /* ---- ism_fault_kmsg.c ---- */
 
+/* -w: the kernel-report patterns, from $ISM_KERNEL_REPORTS if set. */
+void kmsg_reports_load(void);
 bool initcall_trace_clear(void);
 bool initcall_traced(long long *usec);
 void kmsg_start(void);

@@ -11,15 +11,11 @@
 . /ism/tests/lib/smc.sh
 . /ism/tests/lib/mods.sh
 . /ism/tests/lib/json.sh
+. /ism/tests/lib/kmsg.sh
 
 S=ism_sample
 NEW=smp2
 LINE="dmb 4096 bytes, moved 13 bytes, 1 signal"
-# What parse-log.py counts as a kernel report, in short.
-REPORT='WARNING:|BUG:|kernel BUG at|KASAN|UBSAN|KFENCE|circular locking|'
-REPORT="${REPORT}lock state|recursive locking|suspicious RCU|Oops|Call Trace|"
-REPORT="${REPORT}general protection|refcount_t: |blocked for more than|"
-REPORT="${REPORT}sleeping function called|unreferenced object|corruption"
 
 # eq WHAT GOT WANT
 eq() {
@@ -65,7 +61,7 @@ finish() {
 	mod_unload ism_lo 20 || { cat /tmp/mod.err; bad "rmmod ism_lo"; }
 	ism-unload ism_core || bad "ism-unload ism_core"
 	since >/tmp/sample.log
-	if grep -E "$REPORT" /tmp/sample.log; then
+	if grep -Ef "$KMSG_REPORTS" /tmp/sample.log; then
 		bad "kernel log: reports (above)"
 	else
 		ok "kernel log: no report"

@@ -8,8 +8,14 @@
 # holds kernel reports. Names are plain words ([A-Za-z0-9_-]).
 
 # What parse-log.py counts as a report: one grep -E pattern a line,
-# matched against the log without its time stamps.
-KMSG_REPORTS=/ism/tests/lib/kernel-reports
+# matched against the log without its time stamps. ism_fault -w reads the
+# same file, also from ISM_KERNEL_REPORTS.
+KMSG_REPORTS=${ISM_KERNEL_REPORTS:-/ism/tests/lib/kernel-reports}
+
+# kmsg_is_report TEXT: TEXT, a record of the kernel log, is a report
+kmsg_is_report() {
+	printf '%s\n' "$1" | grep -qEf "$KMSG_REPORTS"
+}
 
 # kmsg_mark NAME: the line "ism-e2e mark NAME" in the kernel log
 kmsg_mark() {
@@ -32,9 +38,9 @@ kmsg_clean() {
 		echo "# kernel log: mark $1 not found (log buffer overrun?)"
 		return 1
 	fi
-	grep -qEf $KMSG_REPORTS /tmp/kmsg.since || return 0
+	grep -qEf "$KMSG_REPORTS" /tmp/kmsg.since || return 0
 	echo "# kernel reports since mark $1:"
-	grep -E -A 12 -f $KMSG_REPORTS /tmp/kmsg.since | head -n 80 |
+	grep -E -A 12 -f "$KMSG_REPORTS" /tmp/kmsg.since | head -n 80 |
 		sed 's/^/#   /'
 	return 1
 }
