@@ -18,29 +18,31 @@ TESTDIR := tools/testing/ism
 #   leaves in DIR goes into the initramfs.
 # - elsewhere, every tools/**/NAME.c is one program, built with plain gcc
 #   into tools/**/NAME. Extra libraries: LDLIBS_NAME := -lfoo; extra
-#   sources: SRCS_NAME := tools/x/y.c. A library
-#   with no static archive in Debian (libmnl) needs a dynamic link:
-#   TOOLS_DYNAMIC += NAME; its shared libraries then go along.
-# Directories with a Kbuild file hold kernel code (tools/testing/ism/bench)
-# and tools/testing/ism holds the test harness: neither is built here.
+#   sources (then no programs of their own): SRCS_NAME := tools/x/y.c. A
+#   library with no static archive in Debian (libmnl) needs a dynamic
+#   link: TOOLS_DYNAMIC += NAME; its shared libraries then go along.
+# Directories with a Kbuild file hold kernel code (tools/testing/ism/bench),
+# tools/testing/ism holds the test harness and tools/lib the libraries the
+# programs compile in (tools/lib/nl: the netlink layer): none is built here.
 TOOLS_DIRS := $(patsubst %/Makefile,%,$(shell find tools -mindepth 2 \
 	-name Makefile ! -path 'tools/testing/ism/*' 2>/dev/null | sort))
-TOOLS_SKIP := $(TOOLS_DIRS) $(patsubst %/Kbuild,%,$(shell find tools \
-	-name Kbuild 2>/dev/null))
-TOOLS_SRC := $(filter-out $(addsuffix /%,$(TOOLS_SKIP)), \
+TOOLS_SKIP := $(TOOLS_DIRS) tools/lib $(patsubst %/Kbuild,%,$(shell find \
+	tools -name Kbuild 2>/dev/null))
+TOOLS_DYNAMIC ?=
+# The tools' netlink layer, on plain sockets: static links stay possible.
+NL_SRCS := tools/lib/nl/nl.c tools/lib/nl/genl.c
+# ism_fault runs ism requests under fault injection (tests/faults.sh).
+SRCS_ism_fault := $(NL_SRCS) $(addprefix $(TESTDIR)/ism_fault_,op.c state.c \
+	kmsg.c)
+# ism_nlbad sends malformed requests to the ism family.
+SRCS_ism_nlbad := $(NL_SRCS)
+# A file of some SRCS_NAME is part of a program, not one of its own.
+TOOLS_PARTS := $(foreach v,$(filter SRCS_%,$(.VARIABLES)),$($(v)))
+TOOLS_SRC := $(filter-out $(addsuffix /%,$(TOOLS_SKIP)) $(TOOLS_PARTS), \
 	$(shell find tools -name '*.c' 2>/dev/null | sort))
 TOOLS := $(TOOLS_SRC:.c=)
 TOOLS_CFLAGS ?= -O2 -g -Wall -Wextra
 TOOLS_EXTRA_CFLAGS ?=
-TOOLS_DYNAMIC ?=
-# ism_nlbad sends raw requests to the ism family with libmnl.
-LDLIBS_ism_nlbad := -lmnl
-TOOLS_DYNAMIC += ism_nlbad
-# ism_fault runs ism requests under fault injection (tools/testing/selftests/ism/faults.sh),
-# on ismctl's netlink socket.
-LDLIBS_ism_fault := -lmnl
-SRCS_ism_fault := tools/ism/nl.c
-TOOLS_DYNAMIC += ism_fault
 
 .PHONY: all modules tools modules_install clean check lint kunit vm stock \
 	bench demo stress htmldocs help print-tools kdir

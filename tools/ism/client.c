@@ -2,6 +2,7 @@
 /*
  * ismctl: "client show": the registered clients of the ISM layer.
  */
+#include <errno.h>
 #include <stdio.h>
 
 #include "ismctl.h"
@@ -12,9 +13,9 @@ static int client_cb(const struct nlmsghdr *nlh, void *arg)
 	int *rows = arg;
 
 	if (ism_parse(nlh, tb) < 0)
-		return MNL_CB_ERROR;
+		return -EPROTO;
 	if (!tb[ISM_ATTR_CLIENT_NAME])
-		return MNL_CB_OK;
+		return 0;
 	if (!(*rows)++)
 		out_text("%-15s %4s %6s %8s\n", "NAME", "ID", "DEVS", "DMBS");
 	out_obj_start(NULL);
@@ -23,13 +24,13 @@ static int client_cb(const struct nlmsghdr *nlh, void *arg)
 	out_uint("devs", " %6llu", ism_uint(tb[ISM_ATTR_CLIENT_DEVS]));
 	out_uint("dmbs", " %8llu\n", ism_uint(tb[ISM_ATTR_CLIENT_DMBS]));
 	out_obj_end();
-	return MNL_CB_OK;
+	return 0;
 }
 
 /* client [show] */
 int do_client(struct ismctl *c, int argc, char **argv)
 {
-	struct nlmsghdr *nlh;
+	struct nl_req req;
 	int rows = 0, err;
 
 	if (argc && (matches(argv[0], "show") || matches(argv[0], "list"))) {
@@ -39,9 +40,9 @@ int do_client(struct ismctl *c, int argc, char **argv)
 	if (argc)
 		return usage_error("usage: client [show]");
 	snprintf(c->what, sizeof(c->what), "client show");
-	nlh = ism_req(c, ISM_CMD_CLIENT_GET, NLM_F_DUMP);
+	ism_req(c, &req, ISM_CMD_CLIENT_GET, NLM_F_DUMP);
 	out_list_start();
-	err = nl_talk(c->nl, nlh, client_cb, &rows);
+	err = nl_talk(&c->nl, &req, client_cb, &rows);
 	out_list_end();
 	return report(c, err);
 }

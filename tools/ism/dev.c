@@ -14,8 +14,7 @@
 /* An attribute of a name list that this tool can print. */
 static bool name_ok(const struct nlattr *a)
 {
-	return mnl_attr_get_type(a) == ISM_ATTR_CLIENT_NAME &&
-	       !mnl_attr_validate(a, MNL_TYPE_NUL_STRING);
+	return nl_attr_type(a) == ISM_ATTR_CLIENT_NAME && nl_attr_is_str(a);
 }
 
 static int name_count(const struct nlattr *nest)
@@ -24,7 +23,7 @@ static int name_count(const struct nlattr *nest)
 	int n = 0;
 
 	if (nest)
-		mnl_attr_for_each_nested(a, nest)
+		nl_attr_for_each_nested(a, nest)
 			n += name_ok(a);
 	return n;
 }
@@ -41,11 +40,11 @@ static void dev_names(const struct nlattr *nest, const char *key,
 
 	out_arr_start(key);
 	if (nest) {
-		mnl_attr_for_each_nested(a, nest) {
+		nl_attr_for_each_nested(a, nest) {
 			if (!name_ok(a))
 				continue;
 			out_text("%s", n++ ? "," : prefix);
-			out_str(NULL, "%s", mnl_attr_get_str(a));
+			out_str(NULL, "%s", (const char *)nl_attr_data(a));
 		}
 	}
 	out_arr_end();
@@ -59,9 +58,9 @@ static int dev_cb(const struct nlmsghdr *nlh, void *arg)
 	char gid[GID_STR_LEN + 1];
 
 	if (ism_parse(nlh, tb) < 0)
-		return MNL_CB_ERROR;
+		return -EPROTO;
 	if (!tb[ISM_ATTR_DEV_NAME])
-		return MNL_CB_OK;
+		return 0;
 	out_obj_start(NULL);
 	out_str("name", "%s:", ism_str(tb[ISM_ATTR_DEV_NAME]));
 	if (tb[ISM_ATTR_DEV_TYPE])
@@ -84,29 +83,27 @@ static int dev_cb(const struct nlmsghdr *nlh, void *arg)
 		dev_names(tb[ISM_ATTR_DEV_CLIENTS_REFUSED], "refused",
 			  " refused by ");
 	out_text("\n");
-	if (c->stats && stats_print(tb[ISM_ATTR_DEV_STATS])) {
-		errno = EPROTO;
-		return MNL_CB_ERROR;
-	}
+	if (c->stats && stats_print(tb[ISM_ATTR_DEV_STATS]))
+		return -EPROTO;
 	out_obj_end();
-	return MNL_CB_OK;
+	return 0;
 }
 
 /* All devices (dump), or the one named (doit). */
 int dev_show(struct ismctl *c, const char *name)
 {
-	struct nlmsghdr *nlh;
+	struct nl_req req;
 	int err;
 
 	if (name && check_name("device", name))
 		return EXIT_USAGE;
 	snprintf(c->what, sizeof(c->what), "dev show%s%s",
 		 name ? " " : "", name ? name : "");
-	nlh = ism_req(c, ISM_CMD_DEV_GET, name ? 0 : NLM_F_DUMP);
+	ism_req(c, &req, ISM_CMD_DEV_GET, name ? 0 : NLM_F_DUMP);
 	if (name)
-		mnl_attr_put_strz(nlh, ISM_ATTR_DEV_NAME, name);
+		nl_attr_put_str(&req, ISM_ATTR_DEV_NAME, name);
 	out_list_start();
-	err = nl_talk(c->nl, nlh, dev_cb, c);
+	err = nl_talk(&c->nl, &req, dev_cb, c);
 	out_list_end();
 	return report(c, err);
 }
@@ -115,7 +112,7 @@ int dev_show(struct ismctl *c, const char *name)
 static int dev_add(struct ismctl *c, int argc, char **argv)
 {
 	const char *type = NULL, *name = NULL, *pos[2];
-	struct nlmsghdr *nlh;
+	struct nl_req req;
 	int i, npos = 0;
 
 	for (i = 0; i < argc; i++) {
@@ -144,10 +141,10 @@ static int dev_add(struct ismctl *c, int argc, char **argv)
 	if (check_name("device", name))
 		return EXIT_USAGE;
 	snprintf(c->what, sizeof(c->what), "dev add %s %s", type, name);
-	nlh = ism_req(c, ISM_CMD_DEV_NEW, 0);
-	mnl_attr_put_strz(nlh, ISM_ATTR_DEV_TYPE, type);
-	mnl_attr_put_strz(nlh, ISM_ATTR_DEV_NAME, name);
-	return report(c, nl_talk(c->nl, nlh, NULL, NULL));
+	ism_req(c, &req, ISM_CMD_DEV_NEW, 0);
+	nl_attr_put_str(&req, ISM_ATTR_DEV_TYPE, type);
+	nl_attr_put_str(&req, ISM_ATTR_DEV_NAME, name);
+	return report(c, nl_talk(&c->nl, &req, NULL, NULL));
 }
 
 /*
@@ -163,9 +160,9 @@ static int going_cb(const struct nlmsghdr *nlh, void *arg)
 	bool *going = arg;
 
 	if (ism_parse(nlh, tb) < 0)
-		return MNL_CB_ERROR;
+		return -EPROTO;
 	*going = tb[ISM_ATTR_DEV_GOING] != NULL;
-	return MNL_CB_OK;
+	return 0;
 }
 
 /*
@@ -175,13 +172,13 @@ static int going_cb(const struct nlmsghdr *nlh, void *arg)
  */
 static int dev_going(struct ismctl *c, const char *name)
 {
-	struct nlmsghdr *nlh;
+	struct nl_req req;
 	bool going = false;
 	int err;
 
-	nlh = ism_req(c, ISM_CMD_DEV_GET, 0);
-	mnl_attr_put_strz(nlh, ISM_ATTR_DEV_NAME, name);
-	err = nl_talk(c->nl, nlh, going_cb, &going);
+	ism_req(c, &req, ISM_CMD_DEV_GET, 0);
+	nl_attr_put_str(&req, ISM_ATTR_DEV_NAME, name);
+	err = nl_talk(&c->nl, &req, going_cb, &going);
 	if (err == -ENODEV)
 		return 0;
 	return err ? err : going;
@@ -234,7 +231,7 @@ static int dev_del_wait(struct ismctl *c, const char *name)
 /* EBUSY: another dev del started the removal; strerror() would not say. */
 static int dev_del_busy(struct ismctl *c)
 {
-	const char *ext = nl_ext_msg(c->nl);
+	const char *ext = c->nl.ext;
 
 	fprintf(stderr, "ismctl: %s: device is already being removed",
 		out_esc(c->what));
@@ -247,7 +244,7 @@ static int dev_del_busy(struct ismctl *c)
 /* dev del [dev] NAME */
 static int dev_del(struct ismctl *c, int argc, char **argv)
 {
-	struct nlmsghdr *nlh;
+	struct nl_req req;
 	int err;
 
 	if (argc == 2 && !strcmp(argv[0], "dev")) {
@@ -259,9 +256,9 @@ static int dev_del(struct ismctl *c, int argc, char **argv)
 	if (check_name("device", argv[0]))
 		return EXIT_USAGE;
 	snprintf(c->what, sizeof(c->what), "dev del %s", argv[0]);
-	nlh = ism_req(c, ISM_CMD_DEV_DEL, 0);
-	mnl_attr_put_strz(nlh, ISM_ATTR_DEV_NAME, argv[0]);
-	err = nl_talk(c->nl, nlh, NULL, NULL);
+	ism_req(c, &req, ISM_CMD_DEV_DEL, 0);
+	nl_attr_put_str(&req, ISM_ATTR_DEV_NAME, argv[0]);
+	err = nl_talk(&c->nl, &req, NULL, NULL);
 	if (err == -EBUSY)
 		return dev_del_busy(c);
 	if (err || c->no_wait)

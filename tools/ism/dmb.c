@@ -2,6 +2,7 @@
 /*
  * ismctl: "dmb show": the registered DMBs, one a line or one object each.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,9 +21,9 @@ static int dmb_cb(const struct nlmsghdr *nlh, void *arg)
 	int *rows = arg;
 
 	if (ism_parse(nlh, tb) < 0)
-		return MNL_CB_ERROR;
+		return -EPROTO;
 	if (!tb[ISM_ATTR_DMB_INDEX] && !tb[ISM_ATTR_DMB_TOKEN])
-		return MNL_CB_OK;
+		return 0;
 	if (!(*rows)++)
 		out_text("%-15s %-18s %7s %10s %-15s %s\n", "DEV", "TOKEN",
 			 "INDEX", "LEN", "OWNER", "RGID");
@@ -46,14 +47,14 @@ static int dmb_cb(const struct nlmsghdr *nlh, void *arg)
 	}
 	out_text("\n");
 	out_obj_end();
-	return MNL_CB_OK;
+	return 0;
 }
 
 /* dmb [show [[dev] NAME]] */
 int do_dmb(struct ismctl *c, int argc, char **argv)
 {
 	const char *name = NULL;
-	struct nlmsghdr *nlh;
+	struct nl_req req;
 	int rows = 0, err;
 
 	if (argc && (matches(argv[0], "show") || matches(argv[0], "list"))) {
@@ -73,11 +74,11 @@ int do_dmb(struct ismctl *c, int argc, char **argv)
 	}
 	snprintf(c->what, sizeof(c->what), "dmb show%s%s",
 		 name ? " " : "", name ? name : "");
-	nlh = ism_req(c, ISM_CMD_DMB_GET, NLM_F_DUMP);
+	ism_req(c, &req, ISM_CMD_DMB_GET, NLM_F_DUMP);
 	if (name)
-		mnl_attr_put_strz(nlh, ISM_ATTR_DEV_NAME, name);
+		nl_attr_put_str(&req, ISM_ATTR_DEV_NAME, name);
 	out_list_start();
-	err = nl_talk(c->nl, nlh, dmb_cb, &rows);
+	err = nl_talk(&c->nl, &req, dmb_cb, &rows);
 	out_list_end();
 	return report(c, err);
 }

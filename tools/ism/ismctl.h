@@ -3,7 +3,8 @@
  * ismctl: show and control ISM devices through the "ism" generic netlink
  * family. Shared declarations of the tool's files:
  *   main.c    options, command dispatch, help
- *   nl.c      the netlink socket (libmnl), requests, extended ACKs (nl.h)
+ *   ../lib/nl the netlink layer of the tools: socket, requests, dumps,
+ *             extended ACKs
  *   attr.c    attribute policies and parsing of the ism family
  *   out.c     plain text and JSON output
  *   dev.c, dmb.c, client.c, stats.c   the objects
@@ -13,10 +14,11 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+/* attr.c checks the types of attributes with libmnl's. */
 #include <libmnl/libmnl.h>
 #include <linux/ism.h>
 
-#include "nl.h"
+#include "../lib/nl/nl.h"
 #include "../include/compiler.h"
 
 #define ISMCTL_VERSION	"1.0"
@@ -28,7 +30,7 @@
 
 /* ---- main.c ---- */
 struct ismctl {
-	struct nl *nl;
+	struct nl_sock nl;	/* opened by the first ism_req() */
 	int stats;		/* -s */
 	bool no_wait;		/* -n: dev del returns once the kernel accepted */
 	char what[64];		/* the command, for error messages */
@@ -38,7 +40,8 @@ bool matches(const char *arg, const char *word);
 int usage_error(const char *fmt, ...) __printf(1, 2);
 int check_name(const char *what, const char *name);
 int report(struct ismctl *c, int err);
-struct nlmsghdr *ism_req(struct ismctl *c, uint8_t cmd, uint16_t flags);
+void ism_req(struct ismctl *c, struct nl_req *req, uint8_t cmd,
+	     uint16_t flags);
 
 int do_dev(struct ismctl *c, int argc, char **argv);
 int do_dmb(struct ismctl *c, int argc, char **argv);

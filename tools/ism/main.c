@@ -123,7 +123,7 @@ int check_name(const char *what, const char *name)
 /* The outcome of a request: 0, or EXIT_ERR after printing why. */
 int report(struct ismctl *c, int err)
 {
-	const char *ext = c->nl ? nl_ext_msg(c->nl) : "";
+	const char *ext = c->nl.ext;
 
 	if (!err)
 		return 0;
@@ -138,24 +138,28 @@ int report(struct ismctl *c, int err)
 	return EXIT_ERR;
 }
 
-/* A request of the ism family; opens the socket on first use. */
-struct nlmsghdr *ism_req(struct ismctl *c, uint8_t cmd, uint16_t flags)
+/* A request of the ism family in @req; opens the socket on first use. */
+void ism_req(struct ismctl *c, struct nl_req *req, uint8_t cmd,
+	     uint16_t flags)
 {
-	if (!c->nl) {
-		c->nl = nl_open(ISM_GENL_NAME);
-		if (!c->nl && errno == ENOENT) {
+	int err;
+
+	if (!c->nl.buf) {
+		err = genl_open(&c->nl, ISM_GENL_NAME);
+		if (err == -ENOENT) {
 			fprintf(stderr,
 				"ismctl: no generic netlink family \"%s\": is ism_core loaded?\n",
 				ISM_GENL_NAME);
 			exit(EXIT_NOISM);
 		}
-		if (!c->nl) {
+		if (err) {
 			fprintf(stderr, "ismctl: netlink: %s\n",
-				strerror(errno));
+				strerror(-err));
 			exit(EXIT_NOISM);
 		}
 	}
-	return nl_req(c->nl, cmd, ISM_GENL_VERSION, flags);
+	genl_req_init(req, c->nl.family, cmd, ISM_GENL_VERSION,
+		      NLM_F_ACK | flags);
 }
 
 static int do_help(struct ismctl *c, int argc, char **argv)
@@ -230,7 +234,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < sizeof(objects) / sizeof(objects[0]); i++) {
 		if (matches(argv[0], objects[i].name)) {
 			ret = objects[i].fn(&c, argc - 1, argv + 1);
-			nl_close(c.nl);
+			nl_close(&c.nl);
 			return ret;
 		}
 	}

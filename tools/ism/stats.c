@@ -61,7 +61,7 @@ int stats_print(const struct nlattr *nest)
 /* stats reset [[dev] NAME] */
 static int stats_reset(struct ismctl *c, int argc, char **argv)
 {
-	struct nlmsghdr *nlh;
+	struct nl_req req;
 	const char *name = NULL;
 
 	if (argc == 2 && !strcmp(argv[0], "dev")) {
@@ -77,10 +77,10 @@ static int stats_reset(struct ismctl *c, int argc, char **argv)
 	}
 	snprintf(c->what, sizeof(c->what), "stats reset%s%s",
 		 name ? " " : "", name ? name : "");
-	nlh = ism_req(c, ISM_CMD_STATS_RESET, 0);
+	ism_req(c, &req, ISM_CMD_STATS_RESET, 0);
 	if (name)
-		mnl_attr_put_strz(nlh, ISM_ATTR_DEV_NAME, name);
-	return report(c, nl_talk(c->nl, nlh, NULL, NULL));
+		nl_attr_put_str(&req, ISM_ATTR_DEV_NAME, name);
+	return report(c, nl_talk(&c->nl, &req, NULL, NULL));
 }
 
 /* stats [show [[dev] NAME] | reset [[dev] NAME]] */

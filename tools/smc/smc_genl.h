@@ -7,7 +7,7 @@
 
 #include <linux/smc.h>
 
-#include "nl.h"
+#include "../lib/nl/nl.h"
 
 struct smc_genl {
 	struct nl_sock nl;

@@ -16,7 +16,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/veth.h>
 
-#include "nl.h"
+#include "../lib/nl/nl.h"
 
 static const char help[] =
 "NAME\n"

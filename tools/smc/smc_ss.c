@@ -9,7 +9,7 @@
 #include <sys/socket.h>
 #include <linux/sock_diag.h>
 
-#include "nl.h"
+#include "../lib/nl/nl.h"
 #include "smc_ss.h"
 
 static const char help[] =

@@ -10,34 +10,21 @@
  * returned; optionally whether it took effect, undoes it, and describes
  * the state of the layer afterwards. One process runs a whole range of N:
  * starting one is slow on the emulated test machine. See the help text
- * below and tests/faults.sh.
+ * below and tests/faults.sh; ism_fault.h lists the files.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
-#include <stdarg.h>
-#include <stdbool.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
-#include <libmnl/libmnl.h>
-#include <linux/genetlink.h>
-#include <linux/netlink.h>
-#include <linux/smc.h>
 #include <linux/ism.h>
 
-#include "../../ism/nl.h"
-#include "../../include/compiler.h"
-
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#include "ism_fault.h"
 
 static const char help[] =
 "NAME\n"
@@ -120,7 +107,11 @@ static const char help[] =
 "                   \"kmsg: TEXT\", but for those dumps, of which only the\n"
 "                   first line is printed, as \"allocwarn: TEXT\". Never hidden:\n"
 "                   a record that looks like a kernel report (WARNING, BUG,\n"
-"                   KASAN, a call trace of its own, ...). Needs root.\n"
+"                   KASAN, a call trace of its own, ...): one that matches\n"
+"                   an extended regular expression of the file\n"
+"                   $ISM_KERNEL_REPORTS, by default\n"
+"                   /ism/tests/lib/kernel-reports (the test harness's\n"
+"                   tests/lib/kernel-reports), one a line. Needs root.\n"
 "    -h, --help     show this text\n"
 "\n"
 "OUTPUT\n"
@@ -167,650 +158,10 @@ static const char help[] =
 "    tools/testing/ism/tests/faults.sh,\n"
 "    Documentation/fault-injection/fault-injection.rst (Linux)\n";
 
-/* nl_op: the operation's; nl_aux: ism requests after it; nl_smc: SMC's. */
-static struct nl *nl_op, *nl_aux, *nl_smc;
-/* Data messages the operation's request received. */
-static unsigned int op_msgs;
-
-static void die(const char *what)
+void die(const char *what)
 {
 	fprintf(stderr, "ism_fault: %s: %s\n", what, strerror(errno));
 	exit(1);
-}
-
-/* ---- netlink (tools/ism/nl.c; nothing there allocates but nl_open) ---- */
-
-/*
- * Close *@nl and open a new socket for @family: a dump that a fault cut
- * short may leave messages or a running dump behind, and a family that
- * went with its module may be back under another id.
- * Return: 0, or a negative errno (-ENOENT: no such family).
- */
-static int nl_reopen(struct nl **nl, const char *family)
-{
-	nl_close(*nl);
-	*nl = nl_open(family);
-	return *nl ? 0 : -errno;
-}
-
-/* Data messages: counted, then handed to the caller's callback. */
-struct talk {
-	mnl_cb_t cb;
-	void *arg;
-	unsigned int msgs;
-};
-
-static int count_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct talk *t = data;
-
-	t->msgs++;
-	return t->cb ? t->cb(nlh, t->arg) : MNL_CB_OK;
-}
-
-/* One ism request on @nl, whose family is resolved; reply to @cb. */
-static int ism_talk(struct nl *nl, uint8_t cmd, uint16_t flags,
-		    const char *type, const char *name, mnl_cb_t cb, void *arg)
-{
-	struct talk t = { .cb = cb, .arg = arg };
-	struct nlmsghdr *nlh;
-	int err;
-
-	nlh = nl_req(nl, cmd, ISM_GENL_VERSION, flags);
-	if (type)
-		mnl_attr_put_strz(nlh, ISM_ATTR_DEV_TYPE, type);
-	if (name)
-		mnl_attr_put_strz(nlh, ISM_ATTR_DEV_NAME, name);
-	err = nl_talk(nl, nlh, count_cb, &t);
-	if (nl == nl_op)
-		op_msgs = t.msgs;
-	return err;
-}
-
-/* ---- operations ---- */
-
-enum op_kind { OP_NONE, OP_INSMOD, OP_RMMOD, OP_NL };
-
-/* For OP_NL: whether the request is a dump. */
-enum op_dump { DUMP_NEVER, DUMP_ALWAYS, DUMP_WITHOUT_NAME };
-
-/**
- * struct op - an operation
- * @name: as on the command line
- * @min_args: fewest arguments
- * @max_args: most arguments
- * @kind: what it does
- * @cmd: for OP_NL, the ism command
- * @dump: for OP_NL, whether it is a dump
- * @type_arg: for OP_NL, the first argument is a device type
- */
-struct op {
-	const char *name;
-	int min_args, max_args;
-	enum op_kind kind;
-	uint8_t cmd;
-	enum op_dump dump;
-	bool type_arg;
-};
-
-static const struct op ops[] = {
-	{ "insmod", 1, 64, OP_INSMOD, 0, DUMP_NEVER, false },
-	{ "rmmod", 1, 1, OP_RMMOD, 0, DUMP_NEVER, false },
-	{ "dev-add", 2, 2, OP_NL, ISM_CMD_DEV_NEW, DUMP_NEVER, true },
-	{ "dev-del", 1, 1, OP_NL, ISM_CMD_DEV_DEL, DUMP_NEVER, false },
-	{ "dev-get", 0, 1, OP_NL, ISM_CMD_DEV_GET, DUMP_WITHOUT_NAME, false },
-	{ "dmb-dump", 0, 1, OP_NL, ISM_CMD_DMB_GET, DUMP_ALWAYS, false },
-	{ "client-dump", 0, 0, OP_NL, ISM_CMD_CLIENT_GET, DUMP_ALWAYS, false },
-	{ "stats-reset", 0, 1, OP_NL, ISM_CMD_STATS_RESET, DUMP_NEVER, false },
-	{ "none", 0, 0, OP_NONE, 0, DUMP_NEVER, false },
-};
-
-/* What prepare() found out and built. */
-static int mod_fd = -1;
-static char mod_params[4096];
-static char mod_name[64];
-static const char *dev_name;
-static char dev_type[ISM_NAME_MAXLEN + 1];
-
-static void prep_insmod(char **args, int nargs)
-{
-	const char *base = strrchr(args[0], '/');
-	size_t len = 0;
-	char *p;
-	int i;
-
-	mod_fd = open(args[0], O_RDONLY | O_CLOEXEC);
-	if (mod_fd < 0)
-		die(args[0]);
-	base = base ? base + 1 : args[0];
-	snprintf(mod_name, sizeof(mod_name), "%s", base);
-	p = strstr(mod_name, ".ko");
-	if (p)
-		*p = '\0';
-	for (p = mod_name; *p; p++)
-		if (*p == '-')
-			*p = '_';
-	for (i = 1; i < nargs; i++) {
-		int n = snprintf(mod_params + len, sizeof(mod_params) - len,
-				 "%s%s", i > 1 ? " " : "", args[i]);
-
-		if (n < 0 || (size_t)n >= sizeof(mod_params) - len) {
-			errno = E2BIG;
-			die("module parameters");
-		}
-		len += n;
-	}
-}
-
-static int type_cb(const struct nlmsghdr *nlh, void *arg)
-{
-	struct nlattr *a;
-
-	(void)arg;
-	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
-		if (mnl_attr_get_type(a) == ISM_ATTR_DEV_TYPE &&
-		    !mnl_attr_validate(a, MNL_TYPE_NUL_STRING))
-			snprintf(dev_type, sizeof(dev_type), "%s",
-				 mnl_attr_get_str(a));
-	}
-	return MNL_CB_OK;
-}
-
-/* A fresh socket for each run, see nl_reopen(). */
-static void prep_nl(void)
-{
-	int err = nl_reopen(&nl_op, ISM_GENL_NAME);
-
-	if (err) {
-		errno = -err;
-		die("generic netlink family " ISM_GENL_NAME);
-	}
-}
-
-/* Everything but the system calls themselves, before arming. */
-static void prepare(const struct op *op, char **args, int nargs, bool undo)
-{
-	const char *name = nargs > op->type_arg ? args[op->type_arg] : NULL;
-	int err;
-
-	switch (op->kind) {
-	case OP_NONE:
-		break;
-	case OP_INSMOD:
-		prep_insmod(args, nargs);
-		break;
-	case OP_RMMOD:
-		if (snprintf(mod_name, sizeof(mod_name), "%s", args[0]) >=
-		    (int)sizeof(mod_name)) {
-			errno = ENAMETOOLONG;
-			die(args[0]);
-		}
-		break;
-	case OP_NL:
-		dev_name = name;
-		prep_nl();
-		/* Undoing a DEV_DEL creates the device again: of its type. */
-		if (undo && op->cmd == ISM_CMD_DEV_DEL) {
-			err = ism_talk(nl_op, ISM_CMD_DEV_GET, 0, NULL, name,
-				       type_cb, NULL);
-			if (err || !dev_type[0]) {
-				errno = err ? -err : ENOENT;
-				die(name);
-			}
-		}
-		if (op->type_arg)
-			snprintf(dev_type, sizeof(dev_type), "%s", args[0]);
-		break;
-	}
-}
-
-/* The system calls under test. Return: 0 or a negative errno. */
-static int run(const struct op *op)
-{
-	uint16_t flags = 0;
-
-	switch (op->kind) {
-	case OP_NONE:
-		return 0;
-	case OP_INSMOD:
-		return syscall(SYS_finit_module, mod_fd, mod_params, 0) ?
-		       -errno : 0;
-	case OP_RMMOD:
-		return syscall(SYS_delete_module, mod_name, O_NONBLOCK) ?
-		       -errno : 0;
-	case OP_NL:
-		if (op->dump == DUMP_ALWAYS ||
-		    (op->dump == DUMP_WITHOUT_NAME && !dev_name))
-			flags = NLM_F_DUMP;
-		return ism_talk(nl_op, op->cmd, flags,
-				op->type_arg ? dev_type : NULL, dev_name,
-				NULL, NULL);
-	}
-	return -EINVAL;
-}
-
-/* ---- effect and undo, without faults ---- */
-
-static bool module_loaded(const char *name)
-{
-	char line[512];
-	size_t len = strlen(name);
-	bool found = false;
-	FILE *f = fopen("/proc/modules", "re");
-
-	if (!f)
-		die("/proc/modules");
-	while (!found && fgets(line, sizeof(line), f))
-		found = !strncmp(line, name, len) && line[len] == ' ';
-	fclose(f);
-	return found;
-}
-
-/* Return: 1 if device @name exists, 0 if not; exits on other errors. */
-static int dev_exists(const char *name)
-{
-	int err;
-
-	if (!nl_aux) {
-		err = nl_reopen(&nl_aux, ISM_GENL_NAME);
-		if (err) {
-			errno = -err;
-			die("generic netlink family " ISM_GENL_NAME);
-		}
-	}
-	err = ism_talk(nl_aux, ISM_CMD_DEV_GET, 0, NULL, name, NULL, NULL);
-	if (err && err != -ENODEV) {
-		errno = -err;
-		die("ISM_CMD_DEV_GET");
-	}
-	return !err;
-}
-
-/*
- * ISM_CMD_DEV_DEL returns once the deletion is queued; it is complete
- * when the device is gone. Return: 0 once gone, -ETIMEDOUT after 60 s.
- */
-static int dev_wait_gone(const char *name)
-{
-	struct timespec pause = { 0, 10 * 1000 * 1000 };
-	int i;
-
-	for (i = 0; i < 6000; i++) {
-		if (!dev_exists(name))
-			return 0;
-		nanosleep(&pause, NULL);
-	}
-	return -ETIMEDOUT;
-}
-
-/*
- * Return: 1 if @op took effect, 0 if not, -1 if it has no effect to see.
- * @rc: what the operation returned.
- */
-static int effect(const struct op *op, int rc)
-{
-	switch (op->kind) {
-	case OP_INSMOD:
-		return module_loaded(mod_name);
-	case OP_RMMOD:
-		return !module_loaded(mod_name);
-	case OP_NL:
-		if (op->cmd == ISM_CMD_DEV_NEW)
-			return dev_exists(dev_name);
-		if (op->cmd == ISM_CMD_DEV_DEL)
-			return !rc ? !dev_wait_gone(dev_name) :
-				     !dev_exists(dev_name);
-		return -1;
-	case OP_NONE:
-		break;
-	}
-	return -1;
-}
-
-/* Return: 0 or a negative errno. */
-static int undo(const struct op *op)
-{
-	struct timespec pause = { 0, 100 * 1000 * 1000 };
-	int i, err = -EINVAL;
-
-	switch (op->kind) {
-	case OP_INSMOD:
-		/* A reference may take a moment to go (e.g. SMC's). */
-		for (i = 0; i < 50; i++) {
-			err = syscall(SYS_delete_module, mod_name, O_NONBLOCK) ?
-			      -errno : 0;
-			if (err != -EAGAIN && err != -EBUSY)
-				break;
-			nanosleep(&pause, NULL);
-		}
-		return err;
-	case OP_NL:
-		if (op->cmd == ISM_CMD_DEV_NEW) {
-			err = ism_talk(nl_aux, ISM_CMD_DEV_DEL, 0, NULL,
-				       dev_name, NULL, NULL);
-			return err ? err : dev_wait_gone(dev_name);
-		}
-		if (op->cmd == ISM_CMD_DEV_DEL)
-			return ism_talk(nl_aux, ISM_CMD_DEV_NEW, 0, dev_type,
-					dev_name, NULL, NULL);
-		break;
-	case OP_RMMOD:
-	case OP_NONE:
-		break;
-	}
-	return err;
-}
-
-/* ---- the state (-s) ---- */
-
-static FILE *state_f;
-static uint64_t state_hash;	/* FNV-1a 64 */
-
-static void __printf(1, 2) sput(const char *fmt, ...)
-{
-	char line[8192];
-	va_list ap;
-	int len, i;
-
-	va_start(ap, fmt);
-	len = vsnprintf(line, sizeof(line) - 1, fmt, ap);
-	va_end(ap);
-	if (len < 0)
-		return;
-	if (len > (int)sizeof(line) - 2)
-		len = sizeof(line) - 2;
-	line[len++] = '\n';
-	line[len] = '\0';
-	for (i = 0; i < len; i++) {
-		state_hash ^= (unsigned char)line[i];
-		state_hash *= 0x100000001b3ULL;
-	}
-	fputs(line, state_f);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char * const *)a, *(char * const *)b);
-}
-
-#define MAX_NAMES	4096
-
-/*
- * The sorted names of @dir's entries that begin with @prefix (all if NULL;
- * only directories if @dirs), into @names. Return: how many.
- */
-static size_t dir_names(const char *dir, const char *prefix, bool dirs,
-			char **names)
-{
-	struct dirent *de;
-	size_t n = 0;
-	DIR *d = opendir(dir);
-
-	if (!d)
-		return 0;
-	while ((de = readdir(d)) && n < MAX_NAMES) {
-		if (de->d_name[0] == '.' ||
-		    (prefix && strncmp(de->d_name, prefix, strlen(prefix))) ||
-		    (dirs && de->d_type != DT_DIR))
-			continue;
-		names[n] = strdup(de->d_name);
-		if (!names[n])
-			die("strdup");
-		n++;
-	}
-	closedir(d);
-	qsort(names, n, sizeof(names[0]), cmp_str);
-	return n;
-}
-
-/*
- * "@tag NAME" for each entry of @dir that begins with @prefix; with @sub
- * also "@tag NAME/SUB" for each directory SUB in it.
- */
-static void state_dir(const char *tag, const char *dir, const char *prefix,
-		      bool sub)
-{
-	static char *names[MAX_NAMES], *subs[MAX_NAMES];
-	size_t n = dir_names(dir, prefix, false, names), i, j, k;
-	char path[PATH_MAX];
-
-	for (i = 0; i < n; i++) {
-		sput("%s %s", tag, names[i]);
-		if (sub) {
-			snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-			k = dir_names(path, NULL, true, subs);
-			for (j = 0; j < k; j++) {
-				sput("%s %s/%s", tag, names[i], subs[j]);
-				free(subs[j]);
-			}
-		}
-		free(names[i]);
-	}
-}
-
-/* The SMC-D bridge's devices, children of the ISM devices, with theirs. */
-static void state_bridges(void)
-{
-	static char *devs[MAX_NAMES];
-	size_t n = dir_names("/sys/class/ism", NULL, false, devs), i;
-	char path[PATH_MAX];
-
-	for (i = 0; i < n; i++) {
-		snprintf(path, sizeof(path), "/sys/class/ism/%s", devs[i]);
-		state_dir("device", path, "ism-", true);
-		free(devs[i]);
-	}
-}
-
-/* /proc/modules without sizes and addresses. */
-static void state_modules(void)
-{
-	char line[4096], name[256], refs[32], users[2048], st[32];
-	FILE *f = fopen("/proc/modules", "re");
-
-	if (!f)
-		die("/proc/modules");
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%255s %*s %31s %2047s %31s", name, refs,
-			   users, st) == 4)
-			sput("module %s %s %s %s", name, refs, users, st);
-	}
-	fclose(f);
-}
-
-/* -p: threads with this PID or a lower one are left out of the state. */
-static unsigned long pid_floor;
-
-/* The threads above pid_floor whose name begins with @prefix, sorted. */
-static void state_threads(const char *prefix)
-{
-	static char *pids[MAX_NAMES], *comms[MAX_NAMES];
-	size_t n = dir_names("/proc", NULL, true, pids), i, k = 0;
-	char path[64], comm[64];
-	ssize_t len;
-	int fd;
-
-	for (i = 0; i < n; i++) {
-		if (pids[i][0] >= '0' && pids[i][0] <= '9' &&
-		    strtoul(pids[i], NULL, 10) > pid_floor) {
-			snprintf(path, sizeof(path), "/proc/%s/comm", pids[i]);
-			fd = open(path, O_RDONLY | O_CLOEXEC);
-			len = fd < 0 ? -1 : read(fd, comm, sizeof(comm) - 1);
-			if (fd >= 0)
-				close(fd);
-			if (len > 0) {
-				comm[len] = '\0';
-				comm[strcspn(comm, "\n")] = '\0';
-				if (!strncmp(comm, prefix, strlen(prefix)))
-					comms[k++] = strdup(comm);
-			}
-		}
-		free(pids[i]);
-	}
-	qsort(comms, k, sizeof(comms[0]), cmp_str);
-	for (i = 0; i < k; i++) {
-		sput("thread %s", comms[i] ? comms[i] : "?");
-		free(comms[i]);
-	}
-}
-
-/*
- * Append " KEY=VALUE" for attribute @a to @line (of @size, @len used): a
- * string if @str, a number if it has 1, 2, 4 or 8 bytes, else hex.
- */
-static size_t put_attr(char *line, size_t size, size_t len, const char *key,
-		       const struct nlattr *a, bool str)
-{
-	const unsigned char *p = mnl_attr_get_payload(a);
-	uint16_t plen = mnl_attr_get_payload_len(a);
-	uint64_t v = 0;
-	int i;
-
-	if (len >= size)
-		return len;
-	if (str && !mnl_attr_validate(a, MNL_TYPE_NUL_STRING))
-		return len + snprintf(line + len, size - len, " %s=%s", key,
-				      (const char *)p);
-	if (plen == 1 || plen == 2 || plen == 4 || plen == 8) {
-		memcpy(&v, p, plen);	/* little endian */
-		return len + snprintf(line + len, size - len, " %s=%llu", key,
-				      (unsigned long long)v);
-	}
-	len += snprintf(line + len, size - len, " %s=", key);
-	for (i = 0; i < plen && len < size; i++)
-		len += snprintf(line + len, size - len, "%02x", p[i]);
-	return len;
-}
-
-static const char * const ism_attr_names[ISM_ATTR_MAX + 1] = {
-	[ISM_ATTR_DEV_NAME] = "name",
-	[ISM_ATTR_DEV_TYPE] = "type",
-	[ISM_ATTR_DEV_GID] = "gid",
-	[ISM_ATTR_DEV_CHID] = "chid",
-	[ISM_ATTR_DEV_PARENT] = "parent",
-	[ISM_ATTR_DEV_MAX_DMBS] = "max_dmbs",
-	[ISM_ATTR_DEV_MAX_DMB_LEN] = "max_dmb_len",
-	[ISM_ATTR_DEV_DMBS] = "dmbs",
-	[ISM_ATTR_DEV_CLIENTS] = "clients",
-	[ISM_ATTR_DMB_TOKEN] = "token",
-	[ISM_ATTR_DMB_INDEX] = "index",
-	[ISM_ATTR_DMB_LEN] = "len",
-	[ISM_ATTR_DMB_RGID] = "rgid",
-	[ISM_ATTR_CLIENT_NAME] = "client",
-	[ISM_ATTR_CLIENT_ID] = "id",
-	[ISM_ATTR_CLIENT_DEVS] = "devs",
-	[ISM_ATTR_CLIENT_DMBS] = "client_dmbs",
-};
-
-/* One message of an ism dump as one line, without the counters. */
-static int ism_state_cb(const struct nlmsghdr *nlh, void *arg)
-{
-	const char *tag = arg;
-	const struct nlattr *a, *c;
-	char line[4096], key[16];
-	uint16_t type;
-	size_t len;
-	bool str;
-
-	len = snprintf(line, sizeof(line), "%s", tag);
-	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
-		type = mnl_attr_get_type(a);
-		if (type == ISM_ATTR_PAD || type == ISM_ATTR_DEV_STATS)
-			continue;
-		if (type == ISM_ATTR_DEV_CLIENTS) {
-			mnl_attr_for_each_nested(c, a)
-				len = put_attr(line, sizeof(line), len,
-					       "client", c, true);
-			continue;
-		}
-		str = type == ISM_ATTR_DEV_NAME || type == ISM_ATTR_DEV_TYPE ||
-		      type == ISM_ATTR_DEV_PARENT ||
-		      type == ISM_ATTR_CLIENT_NAME;
-		if (type <= ISM_ATTR_MAX && ism_attr_names[type]) {
-			len = put_attr(line, sizeof(line), len,
-				       ism_attr_names[type], a, str);
-		} else {
-			snprintf(key, sizeof(key), "attr%u", type);
-			len = put_attr(line, sizeof(line), len, key, a, false);
-		}
-	}
-	sput("%s", line);
-	return MNL_CB_OK;
-}
-
-/* One SMC-D device of SMC's dump: its attributes, in hex. */
-static int smc_state_cb(const struct nlmsghdr *nlh, void *arg)
-{
-	const unsigned char *p = mnl_nlmsg_get_payload_offset(nlh,
-					sizeof(struct genlmsghdr));
-	size_t plen = nlh->nlmsg_len - MNL_NLMSG_HDRLEN -
-		      MNL_ALIGN(sizeof(struct genlmsghdr));
-	char line[4096];
-	size_t len, i;
-
-	(void)arg;
-	len = snprintf(line, sizeof(line), "smcd ");
-	for (i = 0; i < plen && len < sizeof(line) - 3; i++)
-		len += snprintf(line + len, sizeof(line) - len, "%02x", p[i]);
-	sput("%s", line);
-	return MNL_CB_OK;
-}
-
-/* Write the state to @path. Return: 0, or a negative errno. */
-static int state(const char *path)
-{
-	static const struct {
-		uint8_t cmd;
-		const char *tag;
-	} dumps[] = {
-		{ ISM_CMD_DEV_GET, "dev" },
-		{ ISM_CMD_CLIENT_GET, "client" },
-		{ ISM_CMD_DMB_GET, "dmb" },
-	};
-	struct nlmsghdr *nlh;
-	size_t i;
-	int err;
-
-	state_f = fopen(path, "we");
-	if (!state_f)
-		die(path);
-	state_hash = 0xcbf29ce484222325ULL;
-	state_modules();
-	state_dir("class", "/sys/class/ism", NULL, false);
-	state_dir("sysmodule", "/sys/module", "ism_", false);
-	state_bridges();
-	state_threads("ism_evt");
-	err = nl_reopen(&nl_aux, ISM_GENL_NAME);
-	if (err == -ENOENT)
-		sput("ism none");
-	for (i = 0; !err && i < ARRAY_SIZE(dumps); i++)
-		err = ism_talk(nl_aux, dumps[i].cmd, NLM_F_DUMP, NULL, NULL,
-			       ism_state_cb, (void *)dumps[i].tag);
-	if (err && err != -ENOENT)
-		goto out;
-	err = nl_reopen(&nl_smc, SMC_GENL_FAMILY_NAME);
-	if (err == -ENOENT) {
-		sput("smc none");
-		err = 0;
-	} else if (!err) {
-		nlh = nl_req(nl_smc, SMC_NETLINK_GET_DEV_SMCD,
-			     SMC_GENL_FAMILY_VERSION, NLM_F_DUMP);
-		err = nl_talk(nl_smc, nlh, smc_state_cb, NULL);
-	}
-out:
-	if (fclose(state_f) && !err)
-		err = -errno;
-	return err;
-}
-
-static void state_or_die(const char *path)
-{
-	int err = state(path);
-
-	if (err) {
-		errno = -err;
-		die("state");
-	}
 }
 
 /* ---- fail-nth ---- */
@@ -837,254 +188,6 @@ static int nth_read(unsigned int *n)
 	*n = strtoul(num, NULL, 10);
 	return 0;
 }
-
-/* ---- the initcall_start trace event ---- */
-
-#define TRACING		"/sys/kernel/tracing"
-
-/* Whether the trace clock is local_clock(), as the kernel log's. */
-static bool trace_clock_perf;
-
-/* Return: whether the event is on; if so, its buffer is now empty. */
-static bool initcall_trace_clear(void)
-{
-	char buf[256] = "";
-	ssize_t len;
-	int fd = open(TRACING "/events/initcall/initcall_start/enable",
-		      O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return false;
-	len = read(fd, buf, 1);
-	close(fd);
-	if (len != 1 || buf[0] != '1')
-		return false;
-	fd = open(TRACING "/trace_clock", O_RDONLY | O_CLOEXEC);
-	len = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
-	if (fd >= 0)
-		close(fd);
-	buf[len > 0 ? len : 0] = '\0';
-	trace_clock_perf = strstr(buf, "[perf]");
-	fd = open(TRACING "/trace", O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		die(TRACING "/trace");
-	close(fd);
-	return true;
-}
-
-/*
- * Return: whether an initcall_start event was traced; @usec: its time in
- * microseconds if the trace clock is "perf", else -1.
- */
-static bool initcall_traced(long long *usec)
-{
-	static char buf[65536];
-	ssize_t len, got = 0;
-	unsigned long sec, us;
-	char *ev, *p;
-	int fd = open(TRACING "/trace", O_RDONLY | O_CLOEXEC);
-
-	*usec = -1;
-	if (fd < 0)
-		die(TRACING "/trace");
-	while (got < (ssize_t)sizeof(buf) - 1 &&
-	       (len = read(fd, buf + got, sizeof(buf) - 1 - got)) > 0)
-		got += len;
-	close(fd);
-	buf[got] = '\0';
-	/* "  ism_fault-123  [001] .....  48.726960: initcall_start: ..." */
-	ev = strstr(buf, ": initcall_start:");
-	if (!ev)
-		return false;
-	*ev = '\0';
-	p = strrchr(buf, ' ');
-	if (trace_clock_perf && p && sscanf(p + 1, "%lu.%lu", &sec, &us) == 2)
-		*usec = sec * 1000000LL + us;
-	return true;
-}
-
-/* ---- the console and the kernel log ---- */
-
-#define PRINTK_SYSCTL	"/proc/sys/kernel/printk"
-/* Records at this level and above are kept off the console meanwhile. */
-#define QUIET_LEVEL	4
-
-static int kmsg_fd = -1;
-static char printk_saved[64];
-static int console_saved;
-
-/*
- * Kernel reports that must never be hidden: parse-log.py's list, roughly.
- * Inside a warn_alloc dump only its own "Call Trace:" is expected.
- */
-static const char * const report_words[] = {
-	"WARNING:", "BUG:", "BUG ", "KASAN", "UBSAN", "KFENCE", "lockdep",
-	"locking", "lock held", "unlock balance", "RCU", "INFO: ", "Oops",
-	"Call Trace", "general protection", "Kernel panic", "unreferenced",
-	"memory leak", "corruption", "refcount_t", "blocked for more",
-	"soft lockup", "LOCKUP", "stall", "Unable to handle",
-	"stack-protector", "double fault", "invalid opcode", "already free",
-	"overwritten", "sleeping function", NULL,
-};
-
-static bool looks_like_report(const char *text)
-{
-	int i;
-
-	for (i = 0; report_words[i]; i++)
-		if (strstr(text, report_words[i]))
-			return true;
-	return false;
-}
-
-static bool starts(const char *text, const char *prefix)
-{
-	return !strncmp(text, prefix, strlen(prefix));
-}
-
-/* The first line of a warn_alloc() or pcpu_alloc() failure report. */
-static bool alloc_warning(const char *text)
-{
-	return strstr(text, ": vmalloc error: ") ||
-	       strstr(text, ": page allocation failure: ") ||
-	       starts(text, "percpu: allocation failed");
-}
-
-/*
- * A line of the dump_stack() that follows one: its header, a frame, or the
- * registers of the system call's entry ("RIP: ...", "Code: ...", "RSP:
- * ...", "RAX: ..." to "R13: ..."). A real report among them would start
- * with a line of its own ("WARNING: ...", "BUG: ...").
- */
-static bool stack_line(const char *text)
-{
-	size_t reg = strspn(text, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
-
-	return starts(text, "CPU: ") || starts(text, "Hardware name: ") ||
-	       !strcmp(text, "Call Trace:") || text[0] == ' ' ||
-	       starts(text, "Code: ") ||
-	       (text[0] == 'R' && reg >= 2 && reg <= 3 &&
-		starts(text + reg, ": "));
-}
-
-/* From now on, kmsg_scan() reads what the kernel logs. */
-static void kmsg_start(void)
-{
-	if (kmsg_fd < 0) {
-		kmsg_fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-		if (kmsg_fd < 0)
-			die("/dev/kmsg");
-	}
-	if (lseek(kmsg_fd, 0, SEEK_END) < 0)
-		die("/dev/kmsg: seek");
-}
-
-static void console_quiet(void)
-{
-	ssize_t len;
-	int fd;
-
-	fd = open(PRINTK_SYSCTL, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		die(PRINTK_SYSCTL);
-	len = read(fd, printk_saved, sizeof(printk_saved) - 1);
-	if (len <= 0)
-		die(PRINTK_SYSCTL);
-	printk_saved[len] = '\0';
-	console_saved = atoi(printk_saved);
-	if (console_saved > QUIET_LEVEL &&
-	    pwrite(fd, "4\n", 2, 0) != 2)
-		die(PRINTK_SYSCTL);
-	close(fd);
-}
-
-static void console_restore(void)
-{
-	int fd = open(PRINTK_SYSCTL, O_WRONLY | O_CLOEXEC);
-	size_t len = strlen(printk_saved);
-
-	if (fd < 0 || write(fd, printk_saved, len) != (ssize_t)len)
-		die(PRINTK_SYSCTL);
-	close(fd);
-}
-
-/*
- * Read what the kernel logged since kmsg_start(). @fault_usec: the time
- * of the first "FAULT_INJECTION: forcing a failure" (fail_*, verbose >= 1),
- * -1 if none; such records are not printed. With @replay, print the
- * records the console did not show because of console_quiet(), but for
- * warn_alloc() dumps: their first line, the stack dump and warn_alloc()'s
- * show_mem() (from "Mem-Info:" to "N pages reserved").
- * Return: the number of those dumps.
- */
-static unsigned int kmsg_scan(bool replay, long long *fault_usec)
-{
-	enum { OUT, STACK, STACK_END, MEMINFO } state = OUT;
-	unsigned int dumps = 0;
-	char rec[8192];
-	ssize_t len;
-
-	*fault_usec = -1;
-	for (;;) {
-		char *text, *end, *p;
-		int level;
-
-		len = read(kmsg_fd, rec, sizeof(rec) - 1);
-		if (len < 0 && errno == EPIPE) {
-			if (replay)
-				printf("kmsg: (ism_fault: kernel log records lost)\n");
-			continue;
-		}
-		if (len <= 0)
-			break;
-		rec[len] = '\0';
-		/* "PRIORITY,SEQ,USEC,FLAGS[,...];TEXT\n[ KEY=VALUE\n...]" */
-		text = strchr(rec, ';');
-		if (!text)
-			continue;
-		text++;
-		end = strchr(text, '\n');
-		if (end)
-			*end = '\0';
-		level = atoi(rec) & 7;
-
-		if (starts(text, "FAULT_INJECTION: forcing a failure")) {
-			p = strchr(rec, ',');
-			p = p ? strchr(p + 1, ',') : NULL;
-			if (p && *fault_usec < 0)
-				*fault_usec = strtoll(p + 1, NULL, 10);
-			continue;
-		}
-		if (!replay)
-			continue;
-		if (state == STACK && stack_line(text)) {
-			if (!strcmp(text, " </TASK>"))
-				state = STACK_END;
-			continue;
-		}
-		if (state == STACK_END && !strcmp(text, "Mem-Info:")) {
-			state = MEMINFO;
-			continue;
-		}
-		if (state == MEMINFO && !looks_like_report(text)) {
-			if (strstr(text, " pages reserved"))
-				state = OUT;
-			continue;
-		}
-		state = OUT;
-		if (alloc_warning(text) && !looks_like_report(text)) {
-			printf("allocwarn: %s\n", text);
-			dumps++;
-			state = STACK;
-			continue;
-		}
-		/* What the console showed anyway needs no second copy. */
-		if (level >= QUIET_LEVEL && level < console_saved)
-			printf("kmsg: %s\n", text);
-	}
-	return dumps;
-}
-
 static void usage(void)
 {
 	fprintf(stderr, "Try 'ism_fault --help'.\n");
@@ -1114,7 +217,7 @@ static bool run_one(const struct op *op, unsigned int nth, enum where *where)
 	char path[PATH_MAX];
 
 	if (op->kind == OP_NL)
-		prep_nl();
+		op_prep_nl();
 	if (op->kind == OP_INSMOD)
 		traced = initcall_trace_clear();
 	if (hide || traced)
@@ -1126,7 +229,7 @@ static bool run_one(const struct op *op, unsigned int nth, enum where *where)
 	armed = nth ? nth : UINT_MAX;
 	if (nth_fd >= 0 && nth_write(armed))
 		die("arming fail-nth");
-	rc = run(op);
+	rc = op_run(op);
 	if (nth_fd >= 0 && nth_read(&left))
 		die("reading fail-nth");
 	if (nth_fd >= 0 && nth_write(0))
@@ -1146,7 +249,7 @@ static bool run_one(const struct op *op, unsigned int nth, enum where *where)
 		else if (fault_usec >= 0 && init_usec >= 0)
 			*where = WHERE_INIT;
 	}
-	eff = effect(op, rc);
+	eff = op_effect(op, rc);
 	/*
 	 * A device created again is not the one deleted (GID, tokens): its
 	 * state is taken before as well.
@@ -1159,7 +262,7 @@ static bool run_one(const struct op *op, unsigned int nth, enum where *where)
 		hash_before = state_hash;
 	}
 	if (do_undo && eff == 1)
-		undone = undo(op);
+		undone = op_undo(op);
 	if (state_prefix) {
 		snprintf(path, sizeof(path), "%s.%u%s", state_prefix, nth,
 			 before ? ".undone" : "");
@@ -1245,12 +348,11 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned int first = 0, last = 0, step = 1, n, in_loader = 0;
-	const struct op *op = NULL;
+	const struct op *op;
 	enum where where;
 	bool injected;
 	int c, nargs;
 	char *endp;
-	size_t i;
 
 	while ((c = getopt_long(argc, argv, "+n:t:i:us:p:wh", longopts,
 				NULL)) != -1) {
@@ -1304,9 +406,7 @@ int main(int argc, char **argv)
 	}
 	if (optind >= argc)
 		usage();
-	for (i = 0; i < ARRAY_SIZE(ops); i++)
-		if (!strcmp(argv[optind], ops[i].name))
-			op = &ops[i];
+	op = op_find(argv[optind]);
 	nargs = argc - optind - 1;
 	if (!op) {
 		fprintf(stderr, "ism_fault: unknown operation '%s'\n",
@@ -1330,7 +430,9 @@ int main(int argc, char **argv)
 	nth_fd = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
 	if (nth_fd < 0 && (first || errno != ENOENT))
 		die("/proc/thread-self/fail-nth");
-	prepare(op, argv + optind + 1, nargs, do_undo);
+	if (hide)
+		kmsg_reports_load();
+	op_prepare(op, argv + optind + 1, nargs, do_undo);
 	/* No page fault may allocate while armed: mlockall() faults in what
 	 * is mapped now and, with MCL_FUTURE, what is mapped later (each
 	 * run's socket buffers, which nl_open() allocates before arming).

@@ -211,11 +211,7 @@ results() {
 			echo "# stack dump kept off the console: ${l#allocwarn: }" ;;
 		kmsg:*)
 			echo "# $l"
-			case $l in
-			*WARNING:* | *BUG:* | *"Call Trace"* | *KASAN* | *UBSAN* | \
-			*refcount_t:* | *corruption* | *Oops*)
-				kreport=1 ;;
-			esac ;;
+			kmsg_is_report "${l#kmsg: }" && kreport=1 ;;
 		*) echo "# ism_fault: $l" ;;
 		esac
 	done </tmp/fault.out

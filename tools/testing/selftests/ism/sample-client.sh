@@ -12,11 +12,11 @@
 . "$ISM_LIB/smc.sh"
 . "$ISM_LIB/mods.sh"
 . "$ISM_LIB/json.sh"
+. "$ISM_LIB/kmsg.sh"
 
 S=ism_sample
 NEW=smp2
 LINE="dmb 4096 bytes, moved 13 bytes, 1 signal"
-# What parse-log.py counts as a kernel report, in short.
 # since: the kernel log from this test's mark on
 since() {
 	dmesg | sed -n "/$MARK/,\$p"

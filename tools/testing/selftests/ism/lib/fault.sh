@@ -5,7 +5,9 @@
 # only atomic ones can) and logs one line per injected fault (the default
 # verbosity adds a stack dump that the log check would count as a kernel
 # report; ism_fault -w keeps those lines off the console). knobs_restore
-# puts every knob back.
+# puts every knob back. Sources kmsg.sh: the kmsg: lines of ism_fault -w
+# are judged with kmsg_is_report.
+. "$ISM_LIB/kmsg.sh"
 
 DBG=/sys/kernel/debug
 knobs_saved=

@@ -7,9 +7,14 @@
 # kernel logged after it, kmsg_clean NAME fails (printing them) if that
 # holds kernel reports. Names are plain words ([A-Za-z0-9_-]).
 
-# What parse-log.py counts as a report: $ISM_KERNEL_REPORTS (lib/ktap.sh),
-# one grep -E pattern a line, matched against the log without its time
-# stamps.
+# What parse-log.py and ism_fault -w count as a report: the file
+# $ISM_KERNEL_REPORTS (lib/ktap.sh), one grep -E pattern a line, matched
+# against the log without its time stamps.
+
+# kmsg_is_report TEXT: TEXT, a record of the kernel log, is a report
+kmsg_is_report() {
+	printf '%s\n' "$1" | grep -qEf "$ISM_KERNEL_REPORTS"
+}
 
 # kmsg_mark NAME: the line "ism-e2e mark NAME" in the kernel log
 kmsg_mark() {

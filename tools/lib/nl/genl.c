@@ -18,16 +18,22 @@ struct nlmsghdr *genl_req_init(struct nl_req *req, uint16_t family,
 }
 
 /* The attributes of a generic netlink message without a family header. */
-void genl_attr_parse(const struct nlmsghdr *nlh, const struct nlattr **tb,
-		     int max)
+const void *genl_attr_data(const struct nlmsghdr *nlh)
+{
+	return (const char *)nlh + NLMSG_HDRLEN + GENL_HDRLEN;
+}
+
+size_t genl_attr_len(const struct nlmsghdr *nlh)
 {
 	size_t off = NLMSG_HDRLEN + GENL_HDRLEN;
 
-	if (nlh->nlmsg_len < off) {
-		nl_attr_parse(NULL, 0, tb, max);
-		return;
-	}
-	nl_attr_parse((const char *)nlh + off, nlh->nlmsg_len - off, tb, max);
+	return nlh->nlmsg_len < off ? 0 : nlh->nlmsg_len - off;
+}
+
+void genl_attr_parse(const struct nlmsghdr *nlh, const struct nlattr **tb,
+		     int max)
+{
+	nl_attr_parse(genl_attr_data(nlh), genl_attr_len(nlh), tb, max);
 }
 
 static int genl_family_cb(const struct nlmsghdr *nlh, void *arg)
@@ -54,5 +60,20 @@ int genl_family_id(struct nl_sock *nl, const char *name, uint16_t *id)
 	err = nl_talk(nl, &req, genl_family_cb, id);
 	if (!err && !*id)
 		err = -ENOENT;
+	return err;
+}
+
+/*
+ * A generic netlink socket for @family, whose id goes to nl->family.
+ * Return: 0, or a negative errno (-ENOENT: no such family); closed then.
+ */
+int genl_open(struct nl_sock *nl, const char *family)
+{
+	int err = nl_open(nl, NETLINK_GENERIC);
+
+	if (!err)
+		err = genl_family_id(nl, family, &nl->family);
+	if (err)
+		nl_close(nl);
 	return err;
 }

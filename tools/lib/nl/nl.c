@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Raw netlink: requests, the reply loop, attributes.
+ * Raw netlink: requests, the reply loop, extended ACKs, attributes.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,7 +15,10 @@ int nl_open(struct nl_sock *nl, int protocol)
 {
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
 	socklen_t len = sizeof(sa);
+	int one = 1;
 
+	memset(nl, 0, sizeof(*nl));
+	nl->fd = -1;
 	nl->buf = malloc(NL_RECV_SIZE);
 	if (!nl->buf)
 		return -ENOMEM;
@@ -33,6 +37,9 @@ int nl_open(struct nl_sock *nl, int protocol)
 		nl_close(nl);
 		return err;
 	}
+	/* Best effort: kernels without them still answer. */
+	setsockopt(nl->fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	setsockopt(nl->fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
 	nl->portid = sa.nl_pid;
 	nl->seq = (uint32_t)getpid() << 8;
 	return 0;
@@ -40,6 +47,8 @@ int nl_open(struct nl_sock *nl, int protocol)
 
 void nl_close(struct nl_sock *nl)
 {
+	if (!nl->buf)
+		return;
 	if (nl->fd >= 0)
 		close(nl->fd);
 	nl->fd = -1;
@@ -123,6 +132,59 @@ static int nl_send(struct nl_sock *nl, struct nl_req *req)
 	return n == (ssize_t)req->nlh.nlmsg_len ? 0 : -EIO;
 }
 
+/* The TLVs after the error code at @off bytes into the payload of @nlh. */
+static void nl_ext_parse(struct nl_sock *nl, const struct nlmsghdr *nlh,
+			 size_t off)
+{
+	const struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
+	size_t len = nlh->nlmsg_len - NLMSG_HDRLEN;
+
+	off = NLMSG_ALIGN(off);
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS) || len < off)
+		return;
+	nl_attr_parse((const char *)NLMSG_DATA(nlh) + off, len - off, tb,
+		      NLMSGERR_ATTR_MAX);
+	if (nl_attr_is_str(tb[NLMSGERR_ATTR_MSG]))
+		nl_attr_str(tb[NLMSGERR_ATTR_MSG], nl->ext, sizeof(nl->ext));
+	else if (tb[NLMSGERR_ATTR_MISS_TYPE] &&
+		 nl_attr_len(tb[NLMSGERR_ATTR_MISS_TYPE]) == sizeof(uint32_t))
+		snprintf(nl->ext, sizeof(nl->ext), "missing attribute %u",
+			 nl_attr_u32(tb[NLMSGERR_ATTR_MISS_TYPE]));
+}
+
+/* An NLMSG_ERROR: the ACK (error 0) or the error, and its extended ACK. */
+static void nl_error(struct nl_sock *nl, const struct nlmsghdr *nlh,
+		     int *err)
+{
+	const struct nlmsgerr *e = NLMSG_DATA(nlh);
+	size_t off = sizeof(*e);
+
+	if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*e))) {
+		*err = -EBADMSG;
+		return;
+	}
+	if (!e->error || *err)
+		return;
+	*err = e->error;
+	/* Without NETLINK_CAP_ACK the request follows the header. */
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		off += e->msg.nlmsg_len - sizeof(e->msg);
+	nl_ext_parse(nl, nlh, off);
+}
+
+/* The end of a dump carries the dump's error code, and maybe a message. */
+static void nl_done(struct nl_sock *nl, const struct nlmsghdr *nlh, int *err)
+{
+	int done = 0;
+
+	if (nlh->nlmsg_len >= NLMSG_LENGTH(sizeof(done)))
+		memcpy(&done, NLMSG_DATA(nlh), sizeof(done));
+	if (done >= 0 || *err)
+		return;
+	*err = done;
+	nl_ext_parse(nl, nlh, sizeof(done));
+}
+
 /* One datagram of replies: >0 when the exchange is over, 0 for more. */
 static int nl_recv_batch(struct nl_sock *nl, char *buf, nl_msg_cb cb,
 			 void *arg, int *err)
@@ -150,25 +212,15 @@ static int nl_recv_batch(struct nl_sock *nl, char *buf, nl_msg_cb cb,
 	     nlh = NLMSG_NEXT(nlh, n)) {
 		if (nlh->nlmsg_seq != nl->seq || nlh->nlmsg_pid != nl->portid)
 			continue;
+		/* The kernel saw its data change during the dump. */
+		if ((nlh->nlmsg_flags & NLM_F_DUMP_INTR) && !*err)
+			*err = -EINTR;
 		if (nlh->nlmsg_type == NLMSG_DONE) {
-			int done = 0;
-
-			if (nlh->nlmsg_len >= NLMSG_LENGTH(sizeof(int)))
-				memcpy(&done, NLMSG_DATA(nlh), sizeof(done));
-			if (done < 0 && !*err)
-				*err = done;
+			nl_done(nl, nlh, err);
 			return 1;
 		}
 		if (nlh->nlmsg_type == NLMSG_ERROR) {
-			const struct nlmsgerr *e = NLMSG_DATA(nlh);
-
-			if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*e))) {
-				*err = -EBADMSG;
-				return 1;
-			}
-			/* error 0 is the ACK of a request */
-			if (e->error && !*err)
-				*err = e->error;
+			nl_error(nl, nlh, err);
 			return 1;
 		}
 		if (nlh->nlmsg_type == NLMSG_NOOP)
@@ -187,12 +239,14 @@ static int nl_recv_batch(struct nl_sock *nl, char *buf, nl_msg_cb cb,
  * Send @req and process the replies until NLMSG_DONE (dumps) or
  * NLMSG_ERROR (an ACK or an error). Requests that want neither must set
  * NLM_F_ACK, or this waits forever. Returns 0 or a negative errno: the
- * kernel's, a local one, or the first non-zero return of @cb.
+ * kernel's (its extended ACK message in nl->ext), a local one, or the
+ * first non-zero return of @cb. Allocates nothing.
  */
 int nl_talk(struct nl_sock *nl, struct nl_req *req, nl_msg_cb cb, void *arg)
 {
 	int err;
 
+	nl->ext[0] = '\0';
 	err = nl_send(nl, req);
 	if (err)
 		return err;
@@ -201,22 +255,23 @@ int nl_talk(struct nl_sock *nl, struct nl_req *req, nl_msg_cb cb, void *arg)
 	return err;
 }
 
+int nl_attr_ok(const struct nlattr *a, const void *end)
+{
+	ptrdiff_t rem = (const char *)end - (const char *)a;
+
+	return rem >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN &&
+	       a->nla_len <= rem;
+}
+
 void nl_attr_parse(const void *data, size_t len, const struct nlattr **tb,
 		   int max)
 {
-	const struct nlattr *a = data;
-	int rem = len;
+	const struct nlattr *a;
 
 	memset(tb, 0, sizeof(*tb) * (max + 1));
-	while (rem >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN &&
-	       a->nla_len <= rem) {
-		int type = a->nla_type & NLA_TYPE_MASK;
-
-		if (type <= max)
-			tb[type] = a;
-		rem -= NLA_ALIGN(a->nla_len);
-		a = (const struct nlattr *)((const char *)a +
-					    NLA_ALIGN(a->nla_len));
+	nl_attr_for_each(a, data, len) {
+		if (nl_attr_type(a) <= max)
+			tb[nl_attr_type(a)] = a;
 	}
 }
 
@@ -234,6 +289,17 @@ const void *nl_attr_data(const struct nlattr *a)
 size_t nl_attr_len(const struct nlattr *a)
 {
 	return a->nla_len - NLA_HDRLEN;
+}
+
+uint16_t nl_attr_type(const struct nlattr *a)
+{
+	return a->nla_type & NLA_TYPE_MASK;
+}
+
+int nl_attr_is_str(const struct nlattr *a)
+{
+	return a && nl_attr_len(a) &&
+	       !((const char *)nl_attr_data(a))[nl_attr_len(a) - 1];
 }
 
 /* Fixed-size reads: a short attribute reads as zero-extended. */

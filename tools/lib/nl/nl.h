@@ -1,12 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A small netlink helper on raw AF_NETLINK sockets: build a request, send
- * it, and walk the replies (one callback per message); parse attributes.
- * Also resolves generic netlink families by name. No libmnl, so the tools
- * link statically.
+ * The netlink layer of the userspace tools (ismctl, the tools/smc tools,
+ * ism_fault, ism_nlbad), on raw AF_NETLINK sockets: build a request, send
+ * it, walk the replies (one callback per message), keep the kernel's
+ * extended ACK message of a failed request; parse attributes; resolve
+ * generic netlink families by name.
+ *
+ * No libmnl: the tools run in a busybox initramfs, linked statically, and
+ * Debian ships libmnl as a shared library only. Requests are built in the
+ * caller's struct nl_req, and nothing here allocates but nl_open(), so
+ * that ism_fault can send requests while the kernel fails allocations of
+ * the task on purpose.
  */
-#ifndef SMC_TOOLS_NL_H
-#define SMC_TOOLS_NL_H
+#ifndef TOOLS_LIB_NL_H
+#define TOOLS_LIB_NL_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -16,12 +23,21 @@
 /* Room for one request, and for one batch of replies (a dump skb). */
 #define NL_REQ_SIZE	1024
 #define NL_RECV_SIZE	(64 * 1024)
+#define NL_EXT_SIZE	256
 
+/*
+ * A socket. All zeroes is a closed one: nl_close() on it does nothing.
+ * @ext: the extended ACK message of the last request that failed ("missing
+ * attribute N" if the kernel named only that), or "".
+ * @family: the generic netlink family genl_open() resolved.
+ */
 struct nl_sock {
 	int fd;
 	uint32_t seq;
 	uint32_t portid;
-	char *buf;	/* NL_RECV_SIZE bytes for replies */
+	uint16_t family;
+	char ext[NL_EXT_SIZE];
+	char *buf;	/* NL_RECV_SIZE bytes for replies; NULL: closed */
 };
 
 /* A request under construction; aligned for struct nlmsghdr. */
@@ -33,7 +49,11 @@ struct nl_req {
 	};
 };
 
-/* Called for every reply message that is not DONE/ERROR; non-zero stops. */
+/*
+ * Called for every reply message that is not DONE/ERROR: 0 goes on, a
+ * negative errno ends the request with it, a positive value with
+ * -ECANCELED.
+ */
 typedef int (*nl_msg_cb)(const struct nlmsghdr *nlh, void *arg);
 
 int nl_open(struct nl_sock *nl, int protocol);
@@ -57,6 +77,9 @@ void nl_attr_parse_nested(const struct nlattr *nest, const struct nlattr **tb,
 			  int max);
 const void *nl_attr_data(const struct nlattr *a);
 size_t nl_attr_len(const struct nlattr *a);
+uint16_t nl_attr_type(const struct nlattr *a);
+/* Whether @a holds a NUL-terminated string. */
+int nl_attr_is_str(const struct nlattr *a);
 /* Copy @a into @v of @size bytes, zero-extended; all zero if @a is NULL. */
 void nl_attr_copy(const struct nlattr *a, void *v, size_t size);
 uint8_t nl_attr_u8(const struct nlattr *a);
@@ -66,11 +89,29 @@ uint64_t nl_attr_u64(const struct nlattr *a);
 uint64_t nl_attr_uint(const struct nlattr *a);
 void nl_attr_str(const struct nlattr *a, char *buf, size_t size);
 
+/* Whether a whole attribute begins at @a, before @end. */
+int nl_attr_ok(const struct nlattr *a, const void *end);
+
+/* For each whole attribute @a in the @len bytes at @data. */
+#define nl_attr_for_each(a, data, len)					\
+	for ((a) = (const void *)(data);				\
+	     nl_attr_ok((a), (const char *)(data) + (len));		\
+	     (a) = (const void *)((const char *)(a) + NLA_ALIGN((a)->nla_len)))
+#define nl_attr_for_each_nested(a, nest)				\
+	nl_attr_for_each(a, nl_attr_data(nest), nl_attr_len(nest))
+
 /* Generic netlink. */
 int genl_family_id(struct nl_sock *nl, const char *name, uint16_t *id);
+int genl_open(struct nl_sock *nl, const char *family);
 struct nlmsghdr *genl_req_init(struct nl_req *req, uint16_t family,
 			       uint8_t cmd, uint8_t version, uint16_t flags);
 void genl_attr_parse(const struct nlmsghdr *nlh, const struct nlattr **tb,
 		     int max);
+/* The attributes of a generic netlink message without a family header. */
+const void *genl_attr_data(const struct nlmsghdr *nlh);
+size_t genl_attr_len(const struct nlmsghdr *nlh);
 
-#endif /* SMC_TOOLS_NL_H */
+#define genl_attr_for_each(a, nlh)					\
+	nl_attr_for_each(a, genl_attr_data(nlh), genl_attr_len(nlh))
+
+#endif /* TOOLS_LIB_NL_H */
