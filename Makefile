@@ -18,9 +18,7 @@ TESTDIR := tools/testing/ism
 #   leaves in DIR goes into the initramfs.
 # - elsewhere, every tools/**/NAME.c is one program, built with plain gcc
 #   into tools/**/NAME. Extra libraries: LDLIBS_NAME := -lfoo; extra
-#   sources (then no programs of their own): SRCS_NAME := tools/x/y.c. A
-#   library with no static archive in Debian (libmnl) needs a dynamic
-#   link: TOOLS_DYNAMIC += NAME; its shared libraries then go along.
+#   sources (then no programs of their own): SRCS_NAME := tools/x/y.c.
 # Directories with a Kbuild file hold kernel code (tools/testing/ism/bench),
 # tools/testing/ism holds the test harness and tools/lib the libraries the
 # programs compile in (tools/lib/nl: the netlink layer): none is built here.
@@ -28,7 +26,6 @@ TOOLS_DIRS := $(patsubst %/Makefile,%,$(shell find tools -mindepth 2 \
 	-name Makefile ! -path 'tools/testing/ism/*' 2>/dev/null | sort))
 TOOLS_SKIP := $(TOOLS_DIRS) tools/lib $(patsubst %/Kbuild,%,$(shell find \
 	tools -name Kbuild 2>/dev/null))
-TOOLS_DYNAMIC ?=
 # The tools' netlink layer, on plain sockets: static links stay possible.
 NL_SRCS := tools/lib/nl/nl.c tools/lib/nl/genl.c
 # ism_fault runs ism requests under fault injection (tests/faults.sh).
@@ -70,7 +67,7 @@ ifneq ($(TOOLS),)
 .SECONDEXPANSION:
 $(TOOLS): %: %.c $$(SRCS_$$(notdir $$@))
 	$(CC) $(TOOLS_CFLAGS) $(TOOLS_EXTRA_CFLAGS) -I$(CURDIR)/include/uapi \
-		$(if $(filter $(notdir $@),$(TOOLS_DYNAMIC)),,-static) \
+		-static \
 		-o $@ $< $(SRCS_$(notdir $@)) $(LDLIBS_$(notdir $@))
 endif
 

@@ -14,8 +14,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-/* attr.c checks the types of attributes with libmnl's. */
-#include <libmnl/libmnl.h>
 #include <linux/ism.h>
 
 #include "../lib/nl/nl.h"
@@ -54,6 +52,7 @@ int dev_show(struct ismctl *c, const char *name);
 
 int ism_parse(const struct nlmsghdr *nlh, const struct nlattr **tb);
 int ism_parse_stats(const struct nlattr *nest, const struct nlattr **tb);
+const char *ism_stat_key(unsigned int type, char *buf, size_t size);
 const char *ism_str(const struct nlattr *a);
 uint64_t ism_uint(const struct nlattr *a);
 void ism_gid_str(const struct nlattr *a, char *buf);

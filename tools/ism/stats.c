@@ -9,31 +9,19 @@
 
 #include "ismctl.h"
 
-/* JSON key and text name; @line: text starts a new line before it. */
-static const struct {
-	const char *name;
-	bool line;
-} stat_names[ISM_STAT_ATTR_MAX + 1] = {
-	[ISM_STAT_ATTR_MOVES]		  = { "moves", true },
-	[ISM_STAT_ATTR_MOVE_BYTES]	  = { "move_bytes" },
-	[ISM_STAT_ATTR_SIGNALS]		  = { "signals" },
-	[ISM_STAT_ATTR_EVENTS_SENT]	  = { "events_sent" },
-	[ISM_STAT_ATTR_IRQS]		  = { "irqs", true },
-	[ISM_STAT_ATTR_EVENTS]		  = { "events" },
-	[ISM_STAT_ATTR_DMBS_REGISTERED]	  = { "dmbs_registered" },
-	[ISM_STAT_ATTR_DMBS_UNREGISTERED] = { "dmbs_unregistered" },
-	[ISM_STAT_ATTR_ERR_TOKEN]	  = { "err_token", true },
-	[ISM_STAT_ATTR_ERR_INVAL]	  = { "err_inval" },
-	[ISM_STAT_ATTR_ERR_NOSPC]	  = { "err_nospc" },
-	[ISM_STAT_ATTR_ERR_NOMEM]	  = { "err_nomem" },
-	[ISM_STAT_ATTR_ERR_IRQ_DROPPED]	  = { "err_irq_dropped", true },
-	[ISM_STAT_ATTR_ERR_OTHER]	  = { "err_other" },
-};
+/* In text, these counters start a new line: moves, irqs, errors. */
+static bool stat_starts_line(unsigned int type)
+{
+	return type == ISM_STAT_ATTR_MOVES || type == ISM_STAT_ATTR_IRQS ||
+	       type == ISM_STAT_ATTR_ERR_TOKEN ||
+	       type == ISM_STAT_ATTR_ERR_IRQ_DROPPED;
+}
 
 /* The counters of one device: a "stats" object, or indented text lines. */
 int stats_print(const struct nlattr *nest)
 {
 	const struct nlattr *tb[ISM_STAT_ATTR_MAX + 1];
+	char name[32];
 	bool first = true;
 	int i;
 
@@ -44,13 +32,13 @@ int stats_print(const struct nlattr *nest)
 	out_obj_start("stats");
 	out_text("    stats:");
 	for (i = 0; i <= ISM_STAT_ATTR_MAX; i++) {
-		if (!stat_names[i].name || !tb[i])
+		if (!tb[i] || !ism_stat_key(i, name, sizeof(name)))
 			continue;
-		if (first || stat_names[i].line)
-			out_text("\n        %s", stat_names[i].name);
+		if (first || stat_starts_line(i))
+			out_text("\n        %s", name);
 		else
-			out_text(" %s", stat_names[i].name);
-		out_uint(stat_names[i].name, " %llu", ism_uint(tb[i]));
+			out_text(" %s", name);
+		out_uint(name, " %llu", ism_uint(tb[i]));
 		first = false;
 	}
 	out_text("\n");

@@ -275,6 +275,59 @@ void nl_attr_parse(const void *data, size_t len, const struct nlattr **tb,
 	}
 }
 
+int nl_attr_fits(const struct nlattr *a, const struct nl_policy *p)
+{
+	static const size_t int_len[] = {
+		[NL_ATTR_U8] = sizeof(uint8_t),
+		[NL_ATTR_U16] = sizeof(uint16_t),
+		[NL_ATTR_U32] = sizeof(uint32_t),
+		[NL_ATTR_U64] = sizeof(uint64_t),
+	};
+	const struct nlattr *c;
+	size_t len = nl_attr_len(a);
+	size_t walked = 0;
+
+	switch (p->kind) {
+	case NL_ATTR_U8:
+	case NL_ATTR_U16:
+	case NL_ATTR_U32:
+	case NL_ATTR_U64:
+		return len == int_len[p->kind];
+	case NL_ATTR_STRING:
+		return nl_attr_is_str(a);
+	case NL_ATTR_BINARY:
+		return !p->len || len == p->len;
+	case NL_ATTR_FLAG:
+		return len == 0;
+	case NL_ATTR_NESTED:
+		/* Whole attributes to the end, nothing left over. */
+		nl_attr_for_each(c, nl_attr_data(a), len)
+			walked += NLA_ALIGN(c->nla_len);
+		return walked >= len;
+	default:
+		return 1;
+	}
+}
+
+int nl_attr_parse_policy(const void *data, size_t len,
+			 const struct nlattr **tb, int max,
+			 const struct nl_policy *policy)
+{
+	const struct nlattr *a;
+	uint16_t type;
+
+	memset(tb, 0, sizeof(*tb) * (max + 1));
+	nl_attr_for_each(a, data, len) {
+		type = nl_attr_type(a);
+		if (type > max || policy[type].kind == NL_ATTR_UNSPEC)
+			continue;
+		if (!nl_attr_fits(a, &policy[type]))
+			return -EPROTO;
+		tb[type] = a;
+	}
+	return 0;
+}
+
 void nl_attr_parse_nested(const struct nlattr *nest, const struct nlattr **tb,
 			  int max)
 {

@@ -75,6 +75,39 @@ void nl_attr_parse(const void *data, size_t len, const struct nlattr **tb,
 		   int max);
 void nl_attr_parse_nested(const struct nlattr *nest, const struct nlattr **tb,
 			  int max);
+/*
+ * What a policy (an array indexed by attribute type) expects of an
+ * attribute: NL_ATTR_UNSPEC for a type the reader skips (padding, or one
+ * a newer kernel added); integers of exactly their size; a non-empty
+ * NUL-terminated string; binary of exactly @len bytes if @len is set;
+ * an empty flag; a nest of whole attributes. @name is the spec's.
+ */
+enum nl_attr_kind {
+	NL_ATTR_UNSPEC,
+	NL_ATTR_U8,
+	NL_ATTR_U16,
+	NL_ATTR_U32,
+	NL_ATTR_U64,
+	NL_ATTR_STRING,
+	NL_ATTR_BINARY,
+	NL_ATTR_FLAG,
+	NL_ATTR_NESTED,
+};
+
+struct nl_policy {
+	const char *name;
+	enum nl_attr_kind kind;
+	size_t len;
+};
+
+/*
+ * nl_attr_parse() that checks every attribute of a known type against
+ * @policy[0..max]: -EPROTO if one does not fit, and then @tb is partial.
+ */
+int nl_attr_parse_policy(const void *data, size_t len,
+			 const struct nlattr **tb, int max,
+			 const struct nl_policy *policy);
+int nl_attr_fits(const struct nlattr *a, const struct nl_policy *p);
 const void *nl_attr_data(const struct nlattr *a);
 size_t nl_attr_len(const struct nlattr *a);
 uint16_t nl_attr_type(const struct nlattr *a);

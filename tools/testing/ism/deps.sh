@@ -7,7 +7,7 @@ set -eu
 
 pkgs="linux-source-6.1 build-essential bc bison flex libelf-dev libssl-dev
 cpio gzip xz-utils qemu-system-x86 busybox-static sparse linux-headers-amd64
-linux-image-amd64 kmod python3 perl libmnl-dev coreutils sockperf iperf3 jq
+linux-image-amd64 kmod python3 perl coreutils sockperf iperf3 jq
 python3-sphinx linux-source-6.12 python3-yaml python3-jsonschema"
 
 missing=

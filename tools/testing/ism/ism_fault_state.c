@@ -19,6 +19,7 @@
 #include <linux/ism.h>
 
 #include "ism_fault.h"
+#include "../../ism/attr-gen.h"
 
 static FILE *state_f;
 uint64_t state_hash;
@@ -200,57 +201,50 @@ static size_t put_attr(char *line, size_t size, size_t len, const char *key,
 	return len;
 }
 
-static const char * const ism_attr_names[ISM_ATTR_MAX + 1] = {
-	[ISM_ATTR_DEV_NAME] = "name",
-	[ISM_ATTR_DEV_TYPE] = "type",
-	[ISM_ATTR_DEV_GID] = "gid",
-	[ISM_ATTR_DEV_CHID] = "chid",
-	[ISM_ATTR_DEV_PARENT] = "parent",
-	[ISM_ATTR_DEV_MAX_DMBS] = "max_dmbs",
-	[ISM_ATTR_DEV_MAX_DMB_LEN] = "max_dmb_len",
-	[ISM_ATTR_DEV_DMBS] = "dmbs",
-	[ISM_ATTR_DEV_CLIENTS] = "clients",
-	[ISM_ATTR_DMB_TOKEN] = "token",
-	[ISM_ATTR_DMB_INDEX] = "index",
-	[ISM_ATTR_DMB_LEN] = "len",
-	[ISM_ATTR_DMB_RGID] = "rgid",
-	[ISM_ATTR_CLIENT_NAME] = "client",
-	[ISM_ATTR_CLIENT_ID] = "id",
-	[ISM_ATTR_CLIENT_DEVS] = "devs",
-	[ISM_ATTR_CLIENT_DMBS] = "client_dmbs",
-};
+/*
+ * Append attribute @a of the ism family to @line, named and typed as the
+ * family's spec has it (attr-gen.h, ismctl's table): a nest as its
+ * attributes, their keys after @prefix and the nest's name; one the table
+ * does not know as "attrN", in hex.
+ */
+static size_t put_ism_attr(char *line, size_t size, size_t len,
+			   const char *prefix, const struct nlattr *a)
+{
+	uint16_t type = nl_attr_type(a);
+	const struct nl_policy *info = NULL;
+	const struct nlattr *c;
+	char key[128];
+
+	if (type <= ISM_ATTR_MAX && ism_attr_info[type].name)
+		info = &ism_attr_info[type];
+	if (!info) {
+		snprintf(key, sizeof(key), "%sattr%u", prefix, type);
+		return put_attr(line, size, len, key, a, false);
+	}
+	snprintf(key, sizeof(key), "%s%s", prefix, info->name);
+	if (info->kind != NL_ATTR_NESTED)
+		return put_attr(line, size, len, key, a,
+				info->kind == NL_ATTR_STRING);
+	strncat(key, ".", sizeof(key) - strlen(key) - 1);
+	nl_attr_for_each_nested(c, a)
+		len = put_ism_attr(line, size, len, key, c);
+	return len;
+}
 
 /* One message of an ism dump as one line, without the counters. */
 static int ism_state_cb(const struct nlmsghdr *nlh, void *arg)
 {
 	const char *tag = arg;
-	const struct nlattr *a, *c;
-	char line[4096], key[16];
+	const struct nlattr *a;
+	char line[4096];
 	uint16_t type;
 	size_t len;
-	bool str;
 
 	len = snprintf(line, sizeof(line), "%s", tag);
 	genl_attr_for_each(a, nlh) {
 		type = nl_attr_type(a);
-		if (type == ISM_ATTR_PAD || type == ISM_ATTR_DEV_STATS)
-			continue;
-		if (type == ISM_ATTR_DEV_CLIENTS) {
-			nl_attr_for_each_nested(c, a)
-				len = put_attr(line, sizeof(line), len,
-					       "client", c, true);
-			continue;
-		}
-		str = type == ISM_ATTR_DEV_NAME || type == ISM_ATTR_DEV_TYPE ||
-		      type == ISM_ATTR_DEV_PARENT ||
-		      type == ISM_ATTR_CLIENT_NAME;
-		if (type <= ISM_ATTR_MAX && ism_attr_names[type]) {
-			len = put_attr(line, sizeof(line), len,
-				       ism_attr_names[type], a, str);
-		} else {
-			snprintf(key, sizeof(key), "attr%u", type);
-			len = put_attr(line, sizeof(line), len, key, a, false);
-		}
+		if (type != ISM_ATTR_PAD && type != ISM_ATTR_DEV_STATS)
+			len = put_ism_attr(line, sizeof(line), len, "", a);
 	}
 	sput("%s", line);
 	return 0;

@@ -2,25 +2,26 @@
 # SPDX-License-Identifier: GPL-2.0
 """ynl-attr-table.py YNL_DIR SPEC: print tools/ism/attr-gen.h.
 
-The attribute tables of ismctl (tools/ism/attr.c), libmnl's view of the
-spec: for every attribute set, each attribute's spec name, libmnl type and
-exact length. YNL_DIR is tools/net/ynl of the kernel tree whose spec
+The attribute tables of ismctl (tools/ism/attr.c) and ism_fault, the
+tools' netlink layer's view of the spec (struct nl_policy of
+tools/lib/nl/nl.h): for every attribute set, each attribute's spec name,
+kind and exact length. YNL_DIR is tools/net/ynl of the kernel tree whose spec
 parser (lib/nlspec.py) reads SPEC; ynl-gen.sh runs this.
 """
 import os
 import sys
 
-# Types libmnl checks; pad and unused attributes stay out of the tables
-# (MNL_TYPE_UNSPEC): a reader skips them.
-MNL_TYPES = {
-    'u8': 'MNL_TYPE_U8',
-    'u16': 'MNL_TYPE_U16',
-    'u32': 'MNL_TYPE_U32',
-    'u64': 'MNL_TYPE_U64',
-    'string': 'MNL_TYPE_NUL_STRING',
-    'binary': 'MNL_TYPE_BINARY',
-    'flag': 'MNL_TYPE_FLAG',
-    'nest': 'MNL_TYPE_NESTED',
+# The kinds the layer checks; pad and unused attributes stay out of the
+# tables (NL_ATTR_UNSPEC): a reader skips them.
+NL_KINDS = {
+    'u8': 'NL_ATTR_U8',
+    'u16': 'NL_ATTR_U16',
+    'u32': 'NL_ATTR_U32',
+    'u64': 'NL_ATTR_U64',
+    'string': 'NL_ATTR_STRING',
+    'binary': 'NL_ATTR_BINARY',
+    'flag': 'NL_ATTR_FLAG',
+    'nest': 'NL_ATTR_NESTED',
 }
 
 
@@ -47,13 +48,13 @@ def table(family, aset):
     prefix = aset.yaml['name-prefix']
     name = c_lower(aset.yaml['enum-name'])
     size = c_upper(aset.yaml['attr-max-name'])
-    lines = [f"static const struct ism_attr_info {name}_info[{size} + 1] = {{"]
+    lines = [f"static const struct nl_policy {name}_info[{size} + 1] = {{"]
     for attr in aset.attrs.values():
-        mnl = MNL_TYPES.get(attr.type)
-        if mnl is None:
+        kind = NL_KINDS.get(attr.type)
+        if kind is None:
             continue
         length = exact_len(family, attr)
-        fields = [f'"{attr.name}"', mnl] + ([str(length)] if length else [])
+        fields = [f'"{attr.name}"', kind] + ([str(length)] if length else [])
         lines.append(f"\t[{c_upper(prefix + attr.name)}] = {{ {', '.join(fields)} }},")
     lines.append('};')
     return lines
@@ -73,16 +74,8 @@ def main():
         '#ifndef ISM_ATTR_GEN_H',
         '#define ISM_ATTR_GEN_H',
         '',
-        '#include <stddef.h>',
-        '#include <libmnl/libmnl.h>',
         '#include <linux/ism.h>',
-        '',
-        '/* An attribute as the spec has it; len: exact length, if checked. */',
-        'struct ism_attr_info {',
-        '\tconst char *name;',
-        '\tenum mnl_attr_data_type type;',
-        '\tsize_t len;',
-        '};',
+        '#include "../lib/nl/nl.h"',
     ]
     for aset in family.attr_sets.values():
         if aset.subset_of:
