@@ -7,6 +7,8 @@
 #   include/uapi/linux/ism.h   the uapi header (--mode uapi)
 #   net/ism/nl_gen.[ch]        the kernel policy and op table (--mode kernel)
 #   tools/ism/attr-gen.h       ismctl's attribute table (ynl-attr-table.py)
+#   Documentation/netlink/specs/ism.rst  the family's reference page
+#                              (ynl-gen-rst.py), in the rendered documents
 # --check generates them into a temporary directory and fails on any
 # difference from the committed files (make lint runs it). --tree only
 # prints the directory of the unpacked 6.12 files, and --user DIR writes
@@ -68,7 +70,8 @@ if [ "$mode" = --user ]; then
 	exit 0
 fi
 out=$tmp/out
-mkdir -p "$out/include/uapi/linux" "$out/net/ism" "$out/tools/ism"
+mkdir -p "$out/include/uapi/linux" "$out/net/ism" "$out/tools/ism" \
+	"$out/Documentation/netlink/specs"
 (
 	cd "$tmp/root"
 	$gen --mode uapi --header -o "$out/include/uapi/linux/ism.h"
@@ -76,9 +79,12 @@ mkdir -p "$out/include/uapi/linux" "$out/net/ism" "$out/tools/ism"
 	$gen --mode kernel --header -o "$out/net/ism/nl_gen.h"
 	/usr/bin/python3 "$ISM_TESTDIR/ynl-attr-table.py" "$tree/tools/net/ynl" \
 		$spec >"$out/tools/ism/attr-gen.h"
+	/usr/bin/python3 "$tree/tools/net/ynl/ynl-gen-rst.py" -i $spec \
+		-o "$out/Documentation/netlink/specs/ism.rst"
 ) >"$tmp/log" 2>&1 || { cat "$tmp/log" >&2; log "ynl-gen: the generator failed"; exit 1; }
 
-files="include/uapi/linux/ism.h net/ism/nl_gen.c net/ism/nl_gen.h tools/ism/attr-gen.h"
+files="include/uapi/linux/ism.h net/ism/nl_gen.c net/ism/nl_gen.h tools/ism/attr-gen.h
+Documentation/netlink/specs/ism.rst"
 if [ "$mode" = --check ]; then
 	rc=0
 	for f in $files; do
