@@ -20,10 +20,13 @@ TESTDIR := tools/testing/ism
 #   into tools/**/NAME. Extra libraries: LDLIBS_NAME := -lfoo; extra
 #   sources (then no programs of their own): SRCS_NAME := tools/x/y.c.
 # Directories with a Kbuild file hold kernel code (tools/testing/ism/bench),
-# tools/testing/ism holds the test harness and tools/lib the libraries the
-# programs compile in (tools/lib/nl: the netlink layer): none is built here.
+# tools/testing/ism holds the test harness, tools/testing/selftests the
+# tests (the initramfs takes them as they are) and tools/lib the libraries
+# the programs compile in (tools/lib/nl: the netlink layer): none is built
+# here.
 TOOLS_DIRS := $(patsubst %/Makefile,%,$(shell find tools -mindepth 2 \
-	-name Makefile ! -path 'tools/testing/ism/*' 2>/dev/null | sort))
+	-name Makefile ! -path 'tools/testing/ism/*' \
+	! -path 'tools/testing/selftests/*' 2>/dev/null | sort))
 TOOLS_SKIP := $(TOOLS_DIRS) tools/lib $(patsubst %/Kbuild,%,$(shell find \
 	tools -name Kbuild 2>/dev/null))
 # The tools' netlink layer, on plain sockets: static links stay possible.
