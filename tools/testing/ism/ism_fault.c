@@ -110,8 +110,9 @@ static const char help[] =
 "                   KASAN, a call trace of its own, ...): one that matches\n"
 "                   an extended regular expression of the file\n"
 "                   $ISM_KERNEL_REPORTS, by default\n"
-"                   /ism/tests/lib/kernel-reports (the test harness's\n"
-"                   tests/lib/kernel-reports), one a line. Needs root.\n"
+"                   /ism/tests/lib/kernel-reports (in the test VM:\n"
+"                   tools/testing/selftests/ism/lib/kernel-reports), one a\n"
+"                   line. Needs root.\n"
 "    -h, --help     show this text\n"
 "\n"
 "OUTPUT\n"
@@ -155,7 +156,7 @@ static const char help[] =
 "    ism_fault -s /tmp/base none\n"
 "\n"
 "SEE ALSO\n"
-"    tools/testing/ism/tests/faults.sh,\n"
+"    tools/testing/selftests/ism/faults.sh,\n"
 "    Documentation/fault-injection/fault-injection.rst (Linux)\n";
 
 void die(const char *what)
