@@ -25,6 +25,11 @@ fi
 n=0
 rc=0
 echo "TAP version 13"
+case $PATH in
+"$ISM_LIB/bin":*)
+	# shellcheck disable=SC2086 # one line of names
+	echo "# ism-load: $ISM_LIB/bin, modules:" $ISM_MODULES ;;
+esac
 
 ok() {
 	n=$((n + 1))
