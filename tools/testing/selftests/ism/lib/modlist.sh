@@ -15,15 +15,21 @@
 ISM_KMODS=${ISM_KMODS:-ib_core smc smc_diag veth 8021q}
 ISM_NOLOAD=${ISM_NOLOAD:-ism_bench ism_tclient ism_stress ism_sample}
 
-# ism_modlist [ROOT [KVER]]: one line "NAME PATH" a module, in
-# modprobe's dependency order (--show-depends): $ISM_KMODS, ours, then
-# our KUnit modules (none with ISM_KUNIT=0), each once. Ours are ism_core
-# and every module that depends on it, as do all that import its
-# namespace ISM, in the modules.dep of the kernel KVER (default: the
-# running one) installed under ROOT (default /); PATH is below ROOT.
+# ism_modlist [ROOT KVER]: one line "NAME PATH" a module, in
+# modprobe's dependency order (-D, --show-depends): $ISM_KMODS, ours,
+# then our KUnit modules (none with ISM_KUNIT=0), each once. Ours are
+# ism_core and every module that depends on it, as do all that import its
+# namespace ISM, in the modules.dep of the running kernel, or of the
+# kernel KVER installed under ROOT (PATH then below ROOT).
 ism_modlist() {
-	_root=${1:-}
-	_kver=${2:-$(uname -r)}
+	_root=
+	if [ $# -gt 0 ]; then
+		_root=$1
+		_dep=$1/lib/modules/$2/modules.dep
+		set -- -d "$1" -S "$2"
+	else
+		_dep=/lib/modules/$(uname -r)/modules.dep
+	fi
 	# Dependencies are paths, with a .ko.xz or .ko.zst suffix if
 	# compressed: compare names.
 	_ours=$(awk -v kunit="${ISM_KUNIT:-1}" '
@@ -32,22 +38,22 @@ ism_modlist() {
 		  for (i = 2; i <= NF && !ours; i++) ours = name($i) == "ism_core"
 		  if (!ours) next
 		  if (n ~ /_kunit$/) { if (kunit != "0") print 1, n } else print 0, n }' \
-		"$_root/lib/modules/$_kver/modules.dep" | sort | while read -r _ _n; do
+		"$_dep" | sort | while read -r _ _n; do
 			echo "$_n"
 		done)
-	set -- -S "$_kver"
-	[ -z "$_root" ] || set -- "$@" -d "$_root"
-	# An $ISM_KMODS module that is missing only makes modprobe complain.
+	# Only -a and -D for the running kernel: our test VM's shell runs
+	# busybox's modprobe, without -d, -S and --show-depends. A missing
+	# $ISM_KMODS module only makes modprobe complain.
 	# shellcheck disable=SC2086 # module names have no blanks
-	modprobe "$@" -a --show-depends $ISM_KMODS $_ours 2>/dev/null |
+	modprobe "$@" -a -D $ISM_KMODS $_ours 2>/dev/null |
 		awk -v root="$_root" '$1 == "insmod" { n = $2; sub(".*/", "", n)
 			sub("[.]ko.*", "", n)
 			if (!seen[n]++) print n, substr($2, length(root) + 1) }'
 }
 
-# ism_modnames [ROOT [KVER]]: ism_modlist's names only
+# ism_modnames: ism_modlist's names only, of the running kernel
 ism_modnames() {
-	ism_modlist "$@" | while read -r _n _; do
+	ism_modlist | while read -r _n _; do
 		echo "$_n"
 	done
 }
