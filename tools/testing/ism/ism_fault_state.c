@@ -298,7 +298,13 @@ static int state(const char *path)
 			       ism_state_cb, (void *)dumps[i].tag);
 	if (err && err != -ENOENT)
 		goto out;
-	err = nl_reopen(&nl_smc, SMC_GENL_FAMILY_NAME);
+	/*
+	 * Resolving SMC's family makes the kernel load smc.ko if it can
+	 * (request_module() of the family's alias): a snapshot must not
+	 * change what it looks at, so ask only a loaded smc.
+	 */
+	err = access("/sys/module/smc", F_OK) ? -ENOENT :
+	      nl_reopen(&nl_smc, SMC_GENL_FAMILY_NAME);
 	if (err == -ENOENT) {
 		sput("smc none");
 		err = 0;
