@@ -17,18 +17,15 @@ ISM_BUILD=${ISM_BUILD:-$ISM_ROOT/build}
 # prints them.
 ISM_RESULTS=${ISM_RESULTS:-/dev/null}
 
-# In-tree modules copied into every initramfs and loaded (with their
-# dependencies) before ours; the names of .ko files, without suffix.
-# Those built into a kernel are skipped for it.
-ISM_KMODS=${ISM_KMODS:-ib_core smc smc_diag veth 8021q}
+# ISM_KMODS, the in-tree modules copied into every initramfs and loaded
+# (with their dependencies) before ours, and ISM_NOLOAD, ours that are
+# built but only loaded on request: the selftests' lib/modlist.sh, which
+# ism-load reads too (with ism_modlist, the modules it loads).
+. "$ISM_ROOT/tools/testing/selftests/ism/lib/modlist.sh"
 # Debian programs the e2e tests run (sockperf, iperf3 through smc_run;
 # jq), and GNU make for
 # kselftest's Makefiles, copied into the initramfs with their libraries.
 ISM_SYSPROGS=${ISM_SYSPROGS:-sockperf iperf3 make jq}
-# Our modules that are built but only loaded on request: ism_bench (make
-# bench), ism_tclient (ismctl.sh), ism_stress (stress.sh) of the selftests,
-# ism_sample (samples/ism, sample-client.sh).
-ISM_NOLOAD=${ISM_NOLOAD:-ism_bench ism_tclient ism_stress ism_sample}
 
 log() {
 	echo "$*" >&2

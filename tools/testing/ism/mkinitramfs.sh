@@ -41,7 +41,7 @@ done
 
 cp "$ISM_TESTDIR/init" "$stage/init"
 [ -n "$modroot" ] || { pack; exit 0; }
-cp "$ISM_TESTDIR/guest-mod.sh" "$stage/ism/bin/ism-mod"
+cp "$ISM_ROOT/tools/testing/selftests/ism/lib/bin/ism-mod" "$stage/ism/bin/"
 ln -s ism-mod "$stage/ism/bin/ism-load"
 ln -s ism-mod "$stage/ism/bin/ism-unload"
 cp "$ISM_TESTDIR/guest-demo.sh" "$stage/ism/bin/ism-demo"

@@ -7,8 +7,8 @@
 # names ism-load loads, one a line, in modprobe's dependency order: the
 # in-tree modules $ISM_KMODS first, then ours, then the KUnit ones
 # (those built into the kernel left out); and DEST/ism/modules/NAME.ko
-# links to them, for the tests that insmod one module file. ISM_KUNIT=0
-# leaves the KUnit modules off the list.
+# links to them, for the tests that insmod one module file (lib/mods.sh's
+# mod_path). ISM_KUNIT=0 leaves the KUnit modules off the list.
 # Ours, built against the kernel build tree KDIR under OUT
 # (build-modules.sh), go in with make modules_install (samples/ism's
 # too); the in-tree ones and their dependencies (modprobe
@@ -53,16 +53,19 @@ for m in "$out/src" "$out/src/samples/ism"; do
 done
 depmod -b "$dest" "$kver"
 
-ours=$(find "$dest/lib/modules/$kver/extra" -name '*.ko*' | sed 's|.*/||; s|\.ko.*||' | sort)
-plain=$(echo "$ours" | grep -v '_kunit$' || true)
-kunit=
-[ "${ISM_KUNIT:-1}" = 0 ] || kunit=$(echo "$ours" | grep '_kunit$' || true)
-# shellcheck disable=SC2086 # module names have no blanks
-modprobe -d "$dest" -S "$kver" -a --show-depends $ISM_KMODS $plain $kunit \
-	>"$tmp/all" || { log "modstage: modprobe --show-depends failed"; exit 1; }
-awk -v root="$dest" '$1 == "insmod" { n = $2; sub(".*/", "", n)
-	sub("[.]ko.*", "", n); if (!seen[n]++) print n, substr($2, length(root) + 1) }' \
-	"$tmp/all" | while read -r name path; do
+# The list as ism-load finds the modules on a machine where they are
+# installed (ism_modlist, the selftests' lib/modlist.sh through lib.sh).
+# Every module installed here must be on it (KUnit's but with
+# ISM_KUNIT=0): one it left out, ism-load would never load.
+ism_modlist "$dest" "$kver" >"$tmp/list"
+# shellcheck disable=SC2044 # our paths have no blanks
+for f in $(find "$dest/lib/modules/$kver" -name '*.ko*'); do
+	n=${f##*/}
+	n=${n%%.ko*}
+	case $n in *_kunit) [ "${ISM_KUNIT:-1}" = 0 ] && continue ;; esac
+	grep -q "^$n " "$tmp/list" || { log "modstage: $n is not in the module list"; exit 1; }
+done
+while read -r name path; do
 	echo "$name" >>"$dest/ism/modules.list"
 	ln -s "$path" "$dest/ism/modules/$name.ko"
-done
+done <"$tmp/list"

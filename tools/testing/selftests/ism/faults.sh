@@ -44,6 +44,7 @@
 . "$(dirname "$0")/lib/ktap.sh"
 . "$ISM_LIB/smc.sh"
 . "$ISM_LIB/fault.sh"
+. "$ISM_LIB/mods.sh"
 
 FULL=${ISM_FAULTS_FULL:-0}
 VERBOSE=${ISM_FAULTS_VERBOSE:-0}
@@ -56,7 +57,6 @@ PHASE=$((PHASE % STEP))
 echo "# every ${STEP}th N from $((PHASE + 1)) (ISM_FAULTS_STEP, ISM_FAULTS_PHASE)"
 CAP=${ISM_FAULTS_CAP:-4000}
 T=/sys/kernel/tracing
-MODS=/ism/modules
 DEV=f1
 
 if [ ! -e /proc/self/fail-nth ]; then
@@ -331,7 +331,8 @@ class_failed() {
 	dmesg | grep -c 'kobject_add_internal failed for ism (.* parent: class)'
 }
 class_leaks=$(class_failed)
-walk insmod "insmod ism_core" insmod $MODS/ism_core.ko
+mod_path ism_core
+walk insmod "insmod ism_core" insmod "$MOD"
 class_leaks=$(($(class_failed) - class_leaks))
 no_loader=0
 
@@ -341,10 +342,11 @@ ism-load ism_core ism_lo || { bad "ism-load ism_core ism_lo"; exit 1; }
 walk add "dev-add $DEV (no clients)" dev-add loopback $DEV
 
 # ---- (c) insmod ism_tclient: registers 2 DMBs on ismlo0 ----
-walk insmod "insmod ism_tclient" insmod $MODS/ism_tclient.ko dmbs=2 moves=0
+mod_path ism_tclient
+walk insmod "insmod ism_tclient" insmod "$MOD" dmbs=2 moves=0
 
 # ---- (d) dumps and stats-reset; 400 DMBs make a DMB dump of two parts ----
-insmod $MODS/ism_tclient.ko dmbs=400 dmb_len=4096 moves=0 ||
+insmod "$MOD" dmbs=400 dmb_len=4096 moves=0 ||
 	bad "insmod ism_tclient dmbs=400"
 walk ro "dev-get (dump)" dev-get
 walk ro "dev-get ismlo0" dev-get ismlo0
@@ -357,7 +359,8 @@ rmmod ism_tclient || bad "rmmod ism_tclient"
 # ---- (a) dev-add with both clients; (b) dev-del ----
 # ism_tclient with 2 DMBs a device, unlogged (rmmod'ed here and at exit).
 ism-load ib_core smc ism_smcd || { bad "ism-load ib_core smc ism_smcd"; exit 1; }
-insmod $MODS/ism_tclient.ko dmbs=2 moves=0 ||
+mod_path ism_tclient
+insmod "$MOD" dmbs=2 moves=0 ||
 	{ bad "insmod ism_tclient"; exit 1; }
 walk add "dev-add $DEV (ism_tclient, ism_smcd)" dev-add loopback $DEV
 
@@ -367,7 +370,8 @@ ismctl dev del $DEV || bad "ismctl dev del $DEV"
 
 # ---- (c) insmod ism_smcd: an SMC-D device for ismlo0 ----
 ism-unload ism_smcd || bad "ism-unload ism_smcd"
-walk insmod "insmod ism_smcd" insmod $MODS/ism_smcd.ko
+mod_path ism_smcd
+walk insmod "insmod ism_smcd" insmod "$MOD"
 
 # ---- (c) insmod ism_lo: ismlo0 ----
 # The clients' add_dev for it is what dev-add gives them: with clients in
@@ -380,7 +384,8 @@ else
 	lo_path="insmod ism_lo"
 fi
 ism-unload ism_lo || bad "ism-unload ism_lo"
-walk insmod "$lo_path" insmod $MODS/ism_lo.ko
+mod_path ism_lo
+walk insmod "$lo_path" insmod "$MOD"
 if grep -q '^ism_tclient ' /proc/modules; then
 	rmmod ism_tclient || bad "rmmod ism_tclient"
 fi

@@ -10,6 +10,7 @@
 . "$(dirname "$0")/lib/ktap.sh"
 . "$ISM_LIB/smc.sh"
 . "$ISM_LIB/json.sh"
+. "$ISM_LIB/mods.sh"
 
 TC=ism_tclient
 
@@ -250,7 +251,8 @@ refused "dev del lo2 again" 1 "ismctl: dev del lo2: " ismctl dev del lo2
 # ---- a dump of thousands of DMBs ----
 ism-unload $TC || bad "ism-unload $TC"
 # Loaded and unloaded here, unlogged, so ism-load's counts stay even.
-insmod /ism/modules/$TC.ko dmbs=3000 dmb_len=4096 moves=0 ||
+mod_path $TC
+insmod "$MOD" dmbs=3000 dmb_len=4096 moves=0 ||
 	bad "insmod $TC dmbs=3000"
 line="$TC: ismlo0: dmbs=3000 moves=0 bytes=0 irqs=0 mismatches=0"
 dmesg | grep -qF "$line" && ok "$TC: 3000 DMBs" || bad "$TC: 3000 DMBs"
@@ -267,7 +269,7 @@ eq "dmb dump: none left" "$(jget /tmp/dmb.json.flat '')" "[]"
 # ---- bad module parameters ----
 for p in "dmbs=0" "size=65537" "dmb_len=0" "size=0"; do
 	# shellcheck disable=SC2086
-	if insmod /ism/modules/$TC.ko $p 2>/dev/null; then
+	if insmod "$MOD" $p 2>/dev/null; then
 		rmmod $TC
 		bad "$TC $p accepted"
 	else

@@ -70,7 +70,7 @@ finish() {
 	ktap_finish
 }
 
-mod_avail $S || { bad "no $S.ko in the initramfs: samples/ism not built"; exit 1; }
+mod_path $S || { bad "no $S.ko: samples/ism not built or not installed"; exit 1; }
 MARK="ism-sample-test-$$"
 echo "$MARK" >/dev/kmsg
 

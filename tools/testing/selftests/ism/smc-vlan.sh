@@ -23,8 +23,8 @@ mkdir -p $D
 PORT=5301
 smc_setup
 # 802.1Q: built into the debug kernel (kernel.config); Debian's kernel has
-# it as the module 8021q, which ism-load loads if the initramfs has it
-# (ISM_KMODS in lib.sh).
+# it as the module 8021q, which ism-load loads if it is installed
+# (ISM_KMODS, lib/modlist.sh).
 if [ ! -e /proc/net/vlan/config ]; then
 	if debug_kernel; then
 		bad "no 802.1Q support (/proc/net/vlan/config): CONFIG_VLAN_8021Q=y missing"

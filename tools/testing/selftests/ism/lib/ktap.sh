@@ -12,9 +12,24 @@
 [ -n "${ISM_LIB:-}" ] || ISM_LIB=$(cd "$(dirname "$0")/lib" && pwd)
 ISM_KERNEL_REPORTS=${ISM_KERNEL_REPORTS:-$ISM_LIB/kernel-reports}
 export ISM_LIB ISM_KERNEL_REPORTS
+# Outside our test VM, which has them in /ism/bin, ism-load and
+# ism-unload are lib/bin's, on the modules installed for the running
+# kernel (lib/modlist.sh, found once here for all their calls); so are
+# they in the VM with ISM_PORTABLE=1, to test that path.
+if [ "${ISM_PORTABLE:-0}" = 1 ] || ! command -v ism-load >/dev/null; then
+	case $PATH in "$ISM_LIB/bin":*) ;; *) PATH=$ISM_LIB/bin:$PATH ;; esac
+	. "$ISM_LIB/modlist.sh"
+	[ -n "${ISM_MODULES:-}" ] || ISM_MODULES=$(ism_modnames)
+	export PATH ISM_MODULES ISM_NOLOAD
+fi
 n=0
 rc=0
 echo "TAP version 13"
+case $PATH in
+"$ISM_LIB/bin":*)
+	# shellcheck disable=SC2086 # one line of names
+	echo "# ism-load: $ISM_LIB/bin, modules:" $ISM_MODULES ;;
+esac
 
 ok() {
 	n=$((n + 1))

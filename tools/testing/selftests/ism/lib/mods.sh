@@ -5,16 +5,23 @@
 # log nothing to the kernel log, so parse-log.py's insmod and rmmod counts
 # stay even only if what a test loads with them it also unloads with them
 # (or loads once more with ism-load for the runner's ism-unload).
-# Errors of the last insmod or rmmod are in /tmp/mod.err. Also small
-# helpers of those tests. Shell builtins where possible: on the emulated
+# Errors of the last insmod or rmmod are in /tmp/mod.err. mod_path finds
+# the module file of every insmod of the tests. Also small helpers of
+# those tests. Shell builtins where possible: on the emulated
 # debug kernel every process costs. Sourced after lib/smc.sh (wait_for).
 
-MODS_DIR=/ism/modules
 read -r MODS_CMDLINE </proc/cmdline
 
-# mod_avail NAME: NAME.ko is in the initramfs
-mod_avail() {
-	[ -e "$MODS_DIR/$1.ko" ]
+# mod_path NAME: sets MOD to the module file of NAME: in our test VM
+# /ism/modules/NAME.ko (but with ISM_PORTABLE=1, see lib/ktap.sh), else
+# the installed one (modinfo -n). Fails if there is none (NAME is built
+# in or missing); MOD is then NAME.ko, which insmod refuses naming it.
+mod_path() {
+	MOD=/ism/modules/$1.ko
+	[ "${ISM_PORTABLE:-0}" != 1 ] && [ -e "$MOD" ] && return 0
+	MOD=$(modinfo -n "$1" 2>/dev/null) && [ -e "$MOD" ] && return 0
+	MOD=$1.ko
+	return 1
 }
 
 # mod_loaded NAME (or built in with parameters, like /proc/modules' view
@@ -29,8 +36,8 @@ mod_load() {
 	_m=$1
 	shift
 	mod_loaded "$_m" && return 0
-	if ! mod_avail "$_m"; then
-		echo "no $MODS_DIR/$_m.ko" >/tmp/mod.err
+	if ! mod_path "$_m"; then
+		echo "no module file for $_m" >/tmp/mod.err
 		return 1
 	fi
 	_pa=
@@ -39,7 +46,7 @@ mod_load() {
 		case $_a in "$_m".*=*) _pa="$_pa ${_a#"$_m".}" ;; esac
 	done
 	# shellcheck disable=SC2086
-	insmod "$MODS_DIR/$_m.ko" $_pa "$@" 2>/tmp/mod.err
+	insmod "$MOD" $_pa "$@" 2>/tmp/mod.err
 	_r=$?
 	set +f
 	return $_r
@@ -64,11 +71,11 @@ mod_refused() {
 	mod_loaded "$1"
 }
 
-# MODS_SMC: the in-tree SMC modules in the initramfs, in load order (none
-# if SMC is built in)
+# MODS_SMC: the in-tree SMC modules that are module files, in load order
+# (none if SMC is built in)
 MODS_SMC=
 for _k in ib_core smc smc_diag; do
-	mod_avail $_k && MODS_SMC="$MODS_SMC $_k"
+	mod_path $_k && MODS_SMC="$MODS_SMC $_k"
 done
 
 # occurs STRING PART: sets OCC to the number of times PART occurs in
