@@ -23,10 +23,11 @@ TESTDIR := tools/testing/ism
 # tools/testing/ism holds the test harness, tools/testing/selftests the
 # tests (the initramfs takes them as they are) and tools/lib the libraries
 # the programs compile in (tools/lib/nl: the netlink layer): none is built
-# here.
+# here; a library's Makefile only tests it (make -C DIR check).
 TOOLS_DIRS := $(patsubst %/Makefile,%,$(shell find tools -mindepth 2 \
-	-name Makefile ! -path 'tools/testing/ism/*' \
+	-name Makefile ! -path 'tools/testing/ism/*' ! -path 'tools/lib/*' \
 	! -path 'tools/testing/selftests/*' 2>/dev/null | sort))
+LIB_DIRS := $(patsubst %/Makefile,%,$(wildcard tools/lib/*/Makefile))
 TOOLS_SKIP := $(TOOLS_DIRS) tools/lib $(patsubst %/Kbuild,%,$(shell find \
 	tools -name Kbuild 2>/dev/null))
 # The tools' netlink layer, on plain sockets: static links stay possible.
@@ -82,7 +83,7 @@ print-tools:
 clean:
 	$(if $(wildcard $(KDIR)/Makefile),$(MAKE) -C $(KDIR) M=$(CURDIR) clean)
 	rm -f $(TOOLS)
-	$(foreach d,$(TOOLS_DIRS),$(MAKE) -C $(d) clean;)
+	$(foreach d,$(TOOLS_DIRS) $(LIB_DIRS),$(MAKE) -C $(d) clean;)
 	rm -rf build
 
 # The one test command (CI runs it): see README.md.

@@ -275,6 +275,21 @@ void nl_attr_parse(const void *data, size_t len, const struct nlattr **tb,
 	}
 }
 
+/*
+ * Whether the @len bytes at @data are whole attributes to the end: no
+ * attribute runs past it and nothing is left over (the last one's
+ * padding may be cut off).
+ */
+int nl_attr_whole(const void *data, size_t len)
+{
+	const struct nlattr *a;
+	size_t walked = 0;
+
+	nl_attr_for_each(a, data, len)
+		walked += NLA_ALIGN(a->nla_len);
+	return walked >= len;
+}
+
 int nl_attr_fits(const struct nlattr *a, const struct nl_policy *p)
 {
 	static const size_t int_len[] = {
@@ -283,9 +298,7 @@ int nl_attr_fits(const struct nlattr *a, const struct nl_policy *p)
 		[NL_ATTR_U32] = sizeof(uint32_t),
 		[NL_ATTR_U64] = sizeof(uint64_t),
 	};
-	const struct nlattr *c;
 	size_t len = nl_attr_len(a);
-	size_t walked = 0;
 
 	switch (p->kind) {
 	case NL_ATTR_U8:
@@ -300,10 +313,7 @@ int nl_attr_fits(const struct nlattr *a, const struct nl_policy *p)
 	case NL_ATTR_FLAG:
 		return len == 0;
 	case NL_ATTR_NESTED:
-		/* Whole attributes to the end, nothing left over. */
-		nl_attr_for_each(c, nl_attr_data(a), len)
-			walked += NLA_ALIGN(c->nla_len);
-		return walked >= len;
+		return nl_attr_whole(nl_attr_data(a), len);
 	default:
 		return 1;
 	}
@@ -325,7 +335,7 @@ int nl_attr_parse_policy(const void *data, size_t len,
 			return -EPROTO;
 		tb[type] = a;
 	}
-	return 0;
+	return nl_attr_whole(data, len) ? 0 : -EPROTO;
 }
 
 void nl_attr_parse_nested(const struct nlattr *nest, const struct nlattr **tb,

@@ -102,12 +102,15 @@ struct nl_policy {
 
 /*
  * nl_attr_parse() that checks every attribute of a known type against
- * @policy[0..max]: -EPROTO if one does not fit, and then @tb is partial.
+ * @policy[0..max], and that the attributes fill @len: -EPROTO if one does
+ * not fit or one is cut off, and then @tb is partial.
  */
 int nl_attr_parse_policy(const void *data, size_t len,
 			 const struct nlattr **tb, int max,
 			 const struct nl_policy *policy);
 int nl_attr_fits(const struct nlattr *a, const struct nl_policy *p);
+/* Whether @len bytes at @data are whole attributes, nothing cut off. */
+int nl_attr_whole(const void *data, size_t len);
 const void *nl_attr_data(const struct nlattr *a);
 size_t nl_attr_len(const struct nlattr *a);
 uint16_t nl_attr_type(const struct nlattr *a);

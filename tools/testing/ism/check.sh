@@ -69,13 +69,19 @@ if progs=$("$ISM_TESTDIR/tools.sh" -Werror); then
 else
 	result fail "build: tools"
 fi
-esc_log=$ISM_BUILD/ismctl-check.log
-if make -s -C "$ISM_ROOT/tools/ism" check CFLAGS='-O2 -g -Werror' >"$esc_log" 2>&1; then
-	result ok "tools: ismctl JSON escaping" "$(tail -n 1 "$esc_log" | sed 's/^# //')"
-else
-	cat "$esc_log" >&2
-	result fail "tools: ismctl JSON escaping" "see above"
-fi
+# tool_check DIR NAME WHAT: the userspace unit test of DIR (make check),
+# whose last line is its "# N passed, N failed"
+tool_check() {
+	_log=$ISM_BUILD/$2-check.log
+	if make -s -C "$ISM_ROOT/$1" check CFLAGS='-O2 -g -Werror' >"$_log" 2>&1; then
+		result ok "tools: $3" "$(tail -n 1 "$_log" | sed 's/^# //')"
+	else
+		cat "$_log" >&2
+		result fail "tools: $3" "see above"
+	fi
+}
+tool_check tools/ism ismctl "ismctl JSON escaping"
+tool_check tools/lib/nl nl "netlink attribute checks (nl_attr_parse_policy)"
 
 # The stock VM runs alongside the debug VM (its output is shown after):
 # the debug VM's tests spend much of their time waiting. Not if the
