@@ -234,9 +234,24 @@ static bool module_loaded(const char *name)
 	return found;
 }
 
-/* Return: 1 if device @name exists, 0 if not; exits on other errors. */
-static int dev_exists(const char *name)
+static int going_cb(const struct nlmsghdr *nlh, void *arg)
 {
+	const struct nlattr *a;
+
+	genl_attr_for_each(a, nlh) {
+		if (nl_attr_type(a) == ISM_ATTR_DEV_GOING)
+			*(bool *)arg = true;
+	}
+	return 0;
+}
+
+/*
+ * Return: 1 if device @name exists, 0 if not; exits on other errors.
+ * @going, if not NULL: whether its removal has begun.
+ */
+static int dev_exists_going(const char *name, bool *going)
+{
+	bool flag = false;
 	int err;
 
 	if (!nl_aux.buf) {
@@ -246,12 +261,20 @@ static int dev_exists(const char *name)
 			die("generic netlink family " ISM_GENL_NAME);
 		}
 	}
-	err = ism_talk(&nl_aux, ISM_CMD_DEV_GET, 0, NULL, name, NULL, NULL);
+	err = ism_talk(&nl_aux, ISM_CMD_DEV_GET, 0, NULL, name, going_cb,
+		       &flag);
 	if (err && err != -ENODEV) {
 		errno = -err;
 		die("ISM_CMD_DEV_GET");
 	}
+	if (going)
+		*going = !err && flag;
 	return !err;
+}
+
+static int dev_exists(const char *name)
+{
+	return dev_exists_going(name, NULL);
 }
 
 /*
@@ -277,6 +300,8 @@ static int dev_wait_gone(const char *name)
  */
 int op_effect(const struct op *op, int rc)
 {
+	bool going;
+
 	switch (op->kind) {
 	case OP_INSMOD:
 		return module_loaded(mod_name);
@@ -285,9 +310,16 @@ int op_effect(const struct op *op, int rc)
 	case OP_NL:
 		if (op->cmd == ISM_CMD_DEV_NEW)
 			return dev_exists(dev_name);
-		if (op->cmd == ISM_CMD_DEV_DEL)
-			return !rc ? !dev_wait_gone(dev_name) :
-				     !dev_exists(dev_name);
+		/*
+		 * A failure may come after the deletion was queued (the
+		 * ACK could not be allocated): then the device is going,
+		 * and the deletion took effect once it is gone.
+		 */
+		if (op->cmd == ISM_CMD_DEV_DEL) {
+			if (!rc || (dev_exists_going(dev_name, &going) && going))
+				return !dev_wait_gone(dev_name);
+			return !dev_exists(dev_name);
+		}
 		return -1;
 	case OP_NONE:
 		break;
