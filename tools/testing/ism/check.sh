@@ -3,8 +3,9 @@
 #
 # check.sh [lint]: the whole test (make check), or only the lint part
 # (make lint): packages, QEMU accelerator (accel.sh), test kernel, W=1 +
-# sparse build, checkpatch, kernel-doc, KUnit and e2e tests in the
-# debug VM, e2e tests on the stock kernel. Ends with one line "N passed,
+# sparse build, tools, then at once: KUnit and e2e tests in the debug
+# VMs, e2e tests on the stock kernel, and checkpatch, kernel-doc,
+# htmldocs and the tools' unit tests. Ends with one line "N passed,
 # N failed"; exits 1 on any failure.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -38,17 +39,15 @@ if ! "$ISM_TESTDIR/deps.sh"; then
 	summary
 fi
 
-# Before the long builds, so that a KVM forced but not working fails
-# in seconds; every VM below reuses the verdict.
+# The accelerator is tested (accel-test.sh, fake QEMU) and chosen (a
+# probe guest under KVM, up to 30 s) in the background while the modules
+# build; the VMs wait for the verdict, and a forced KVM that does not
+# work ends the run before any of them starts.
 if [ "$what" != lint ]; then
-	step "QEMU accelerator: the choice tested (accel-test.sh), then made"
-	if "$ISM_TESTDIR/accel-test.sh" >"$ISM_BUILD/accel-test.log" 2>&1; then
-		result ok "accel: choice of accelerator" "$(tail -n 1 "$ISM_BUILD/accel-test.log" | sed 's/^# //')"
-	else
-		cat "$ISM_BUILD/accel-test.log" >&2
-		result fail "accel: choice of accelerator" "see above"
-	fi
-	qemu_accel || { result fail "accel: ISM_QEMU_ACCEL=${ISM_QEMU_ACCEL:-}" "see above"; summary; }
+	"$ISM_TESTDIR/accel-test.sh" >"$ISM_BUILD/accel-test.log" 2>&1 &
+	accel_test_pid=$!
+	"$ISM_TESTDIR/accel.sh" >"$ISM_BUILD/accel.out" 2>"$ISM_BUILD/accel.why" &
+	accel_pid=$!
 fi
 
 step "test kernel"
@@ -57,9 +56,14 @@ if ! tree=$("$ISM_TESTDIR/build-kernel.sh"); then
 	summary
 fi
 
-step "lint: W=1 sparse build, checkpatch, kernel-doc"
-"$ISM_TESTDIR/lint.sh" "$tree"
-[ "$what" = lint ] && summary
+if [ "$what" = lint ]; then
+	step "lint: W=1 sparse build, checkpatch, kernel-doc, htmldocs"
+	"$ISM_TESTDIR/lint.sh" "$tree"
+	summary
+fi
+
+step "lint: W=1 sparse build"
+"$ISM_TESTDIR/lint.sh" "$tree" build
 built=$(our_modules "$ISM_BUILD/debug/src" 2>/dev/null | wc -l)
 
 step "tools"
@@ -69,6 +73,50 @@ if progs=$("$ISM_TESTDIR/tools.sh" -Werror); then
 else
 	result fail "build: tools"
 fi
+
+step "QEMU accelerator: the choice tested (accel-test.sh), then made"
+if wait $accel_test_pid; then
+	result ok "accel: choice of accelerator" "$(tail -n 1 "$ISM_BUILD/accel-test.log" | sed 's/^# //')"
+else
+	cat "$ISM_BUILD/accel-test.log" >&2
+	result fail "accel: choice of accelerator" "see above"
+fi
+wait $accel_pid
+accel_rc=$?
+cat "$ISM_BUILD/accel.why" >&2
+if [ $accel_rc -ne 0 ]; then
+	result fail "accel: ISM_QEMU_ACCEL=${ISM_QEMU_ACCEL:-}" "see above"
+	summary
+fi
+ISM_ACCEL_CHOSEN=$(cat "$ISM_BUILD/accel.out")
+export ISM_ACCEL_CHOSEN
+
+# The VMs run at once, in the background, with the source checks
+# alongside: under TCG a VM uses little more than one CPU, and the debug
+# VM's tests are shared by ISM_SHARDS VMs (vmtest.sh). Their output is
+# shown after. Not if the tools failed: each VM run would rebuild them,
+# in the same place.
+step "VMs in the background: the stock Debian kernel, the debug kernel"
+: >"$ISM_BUILD/stock.out"
+: >"$ISM_BUILD/debug.out"
+stock_pid='' debug_pid=''
+if [ "${ISM_TOOLS_BUILT:-0}" = 1 ]; then
+	"$ISM_TESTDIR/stock.sh" >"$ISM_BUILD/stock.out" 2>&1 &
+	stock_pid=$!
+	if [ "$built" -gt 0 ]; then
+		ISM_REUSE_BUILD=1 ISM_SHARDS=${ISM_SHARDS:-2} \
+			"$ISM_TESTDIR/vmtest.sh" test >"$ISM_BUILD/debug.out" 2>&1 &
+		debug_pid=$!
+	else
+		result fail "debug-vm" "skipped: no modules built"
+	fi
+else
+	result fail "VMs" "skipped: the tools did not build"
+fi
+
+step "lint: checkpatch, kernel-doc, htmldocs, generated files, exports"
+"$ISM_TESTDIR/lint.sh" "$tree" source
+
 # tool_check DIR NAME WHAT: the userspace unit test of DIR (make check),
 # whose last line is its "# N passed, N failed"
 tool_check() {
@@ -80,33 +128,20 @@ tool_check() {
 		result fail "tools: $3" "see above"
 	fi
 }
+step "tools: unit tests"
 tool_check tools/ism ismctl "ismctl JSON escaping"
 tool_check tools/lib/nl nl "netlink attribute checks (nl_attr_parse_policy)"
 
-# The stock VM runs alongside the debug VM (its output is shown after):
-# the debug VM's tests spend much of their time waiting. Not if the
-# tools failed: each VM run would rebuild them, in the same place.
-step "stock Debian kernel, in the background: build, insmod, rmmod, e2e tests"
-: >"$ISM_BUILD/stock.out"
-stock_pid=
-if [ "${ISM_TOOLS_BUILT:-0}" = 1 ]; then
-	"$ISM_TESTDIR/stock.sh" >"$ISM_BUILD/stock.out" 2>&1 &
-	stock_pid=$!
-fi
-
 step "KUnit and e2e tests on the debug kernel"
-if [ "$built" -gt 0 ]; then
-	ISM_REUSE_BUILD=1 "$ISM_TESTDIR/vmtest.sh" test
-else
-	result fail "debug-vm" "skipped: no modules built"
+if [ -n "$debug_pid" ]; then
+	wait $debug_pid
+	cat "$ISM_BUILD/debug.out"
 fi
 
 step "stock Debian kernel: build, insmod, rmmod, e2e tests"
 if [ -n "$stock_pid" ]; then
 	wait $stock_pid
 	cat "$ISM_BUILD/stock.out"
-else
-	"$ISM_TESTDIR/stock.sh"
 fi
 
 summary

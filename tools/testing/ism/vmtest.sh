@@ -6,7 +6,10 @@
 # SUITE=GLOB loads only the matching KUnit modules. ISM_APPEND adds
 # kernel arguments, e.g. module parameters (ism_lo.max_dmbs=100).
 # ISM_REUSE_BUILD=1 uses the modules already in $ISM_BUILD/debug (make
-# check's lint build).
+# check's lint build). ISM_SHARDS=N (test mode, all suites and e2e tests)
+# shares the work among N VMs run at once (see ism.shard in init), whose
+# console logs are vm.1.log ... vm.N.log: under TCG one VM uses little
+# more than one host CPU.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -33,12 +36,46 @@ if [ "$mode" = shell ]; then
 		${ISM_APPEND:-}
 fi
 
-log "vmtest: booting the test kernel ($args); console log: $out/vm.log"
-"$ISM_TESTDIR/run-vm.sh" "$tree/arch/x86/boot/bzImage" \
-	"$out/initramfs.cpio.gz" "$out/vm.log" $args
-vm_rc=$?
 # SUITE=none: no KUnit suite was wanted (ism.e2e_only picks e2e tests).
 kunit=--kunit
 [ "${SUITE:-}" = none ] && kunit=
-"$ISM_TESTDIR/parse-log.py" $kunit --ksrc "$ISM_KSRC" --results "$ISM_RESULTS" debug-vm "$out/vm.log"
-judge_vm $vm_rc $? test "$out/vm.log"
+# Only a whole test run is shared out.
+shards=1
+if [ "$mode" = test ] && [ -z "${SUITE:-}" ]; then
+	case ${ISM_APPEND:-} in
+	*ism.e2e_only=*) ;;
+	*) shards=${ISM_SHARDS:-1} ;;
+	esac
+fi
+if [ "$shards" -le 1 ]; then
+	log "vmtest: booting the test kernel ($args); console log: $out/vm.log"
+	"$ISM_TESTDIR/run-vm.sh" "$tree/arch/x86/boot/bzImage" \
+		"$out/initramfs.cpio.gz" "$out/vm.log" $args
+	vm_rc=$?
+	"$ISM_TESTDIR/parse-log.py" $kunit --ksrc "$ISM_KSRC" --results "$ISM_RESULTS" debug-vm "$out/vm.log"
+	judge_vm $vm_rc $? test "$out/vm.log"
+	exit
+fi
+
+log "vmtest: booting the test kernel $shards times ($args); console logs: $out/vm.1.log ..."
+k=1
+while [ $k -le "$shards" ]; do
+	"$ISM_TESTDIR/run-vm.sh" "$tree/arch/x86/boot/bzImage" \
+		"$out/initramfs.cpio.gz" "$out/vm.$k.log" $args ism.shard=$k/$shards &
+	eval "pid_$k=\$!"
+	k=$((k + 1))
+done
+rc=0
+k=1
+while [ $k -le "$shards" ]; do
+	wait "$(eval echo "\$pid_$k")"
+	vm_rc=$?
+	# The KUnit modules load in the last VM only.
+	flag=
+	[ $k -eq "$shards" ] && flag=$kunit
+	"$ISM_TESTDIR/parse-log.py" $flag --ksrc "$ISM_KSRC" --results "$ISM_RESULTS" \
+		"debug-vm $k/$shards" "$out/vm.$k.log"
+	(judge_vm $vm_rc $? "test ($k/$shards)" "$out/vm.$k.log") || rc=1
+	k=$((k + 1))
+done
+exit $rc
