@@ -28,7 +28,7 @@ chmod +x "$tmp/bin/qemu-system-x86_64"
 
 export PATH="$tmp/bin:$PATH" ISM_BUILD="$tmp/build" FAKE_QEMU_ARGS="$tmp/args"
 export ISM_KVM_DEV="$tmp/kvm" ISM_PROBE_KERNEL="$tmp/vmlinuz" ISM_KVM_PROBE_TIMEOUT=2
-unset ISM_ACCEL_CHOSEN ISM_QEMU_ACCEL ISM_QEMU_CPU ISM_TCG_THREAD
+unset ISM_ACCEL_CHOSEN ISM_QEMU_ACCEL ISM_QEMU_CPU
 n=0 failed=0
 # run_as: a command prefix for the case below; empty: this user
 run_as=
@@ -74,7 +74,7 @@ check() {
 case_ "KVM that boots the probe is chosen" boots 0 kvm \
 	"^accel: kvm: probe booted vmlinuz in [0-9]+ s$"
 check "the probe ran under KVM with -cpu host, in probe mode" \
-	grep -q -- '-accel kvm -cpu host .*ism.accel=kvm ism.mode=probe' "$tmp/args"
+	grep -q 'accel=kvm -cpu host .*ism.accel=kvm ism.mode=probe' "$tmp/args"
 case_ "forced KVM that boots the probe is chosen" boots 0 kvm \
 	"^accel: kvm: probe booted" ISM_QEMU_ACCEL=kvm
 case_ "a probe that hangs falls back to TCG at the probe's limit" hangs 0 tcg \
@@ -115,19 +115,15 @@ run_vm() {
 		"$tmp/initrd" "$tmp/log" ism.mode=test 2>/dev/null
 }
 check "run-vm under TCG: -cpu max, ism.accel=tcg" eval \
-	"run_vm ISM_ACCEL_CHOSEN=tcg && grep -q -- '-accel tcg -cpu max .*ism.accel=tcg ism.mode=test' '$tmp/args'"
+	"run_vm ISM_ACCEL_CHOSEN=tcg && grep -q 'accel=tcg -cpu max .*ism.accel=tcg ism.mode=test' '$tmp/args'"
 check "run-vm reuses a KVM verdict without probing again" eval \
-	"run_vm ISM_ACCEL_CHOSEN=kvm ISM_KVM_DEV=$tmp/nokvm && grep -q -- '-accel kvm -cpu host .*ism.mode=test' '$tmp/args'"
+	"run_vm ISM_ACCEL_CHOSEN=kvm ISM_KVM_DEV=$tmp/nokvm && grep -q 'accel=kvm -cpu host .*ism.mode=test' '$tmp/args'"
 check "run-vm decides again when ISM_QEMU_ACCEL contradicts the verdict" eval \
-	"run_vm ISM_ACCEL_CHOSEN=kvm ISM_QEMU_ACCEL=tcg && grep -q -- '-accel tcg -cpu max ' '$tmp/args'"
+	"run_vm ISM_ACCEL_CHOSEN=kvm ISM_QEMU_ACCEL=tcg && grep -q 'accel=tcg -cpu max ' '$tmp/args'"
 check "run-vm decides again on a verdict that is neither kvm nor tcg" eval \
-	"run_vm ISM_ACCEL_CHOSEN=hvf ISM_KVM_DEV=$tmp/nokvm && grep -q -- '-accel tcg -cpu max ' '$tmp/args'"
+	"run_vm ISM_ACCEL_CHOSEN=hvf ISM_KVM_DEV=$tmp/nokvm && grep -q 'accel=tcg -cpu max ' '$tmp/args'"
 check "ISM_QEMU_CPU overrides the CPU model" eval \
 	"run_vm ISM_ACCEL_CHOSEN=kvm ISM_QEMU_CPU=qemu64 && grep -q -- '-cpu qemu64 ' '$tmp/args'"
-check "ISM_TCG_THREAD=single: one host thread for a TCG guest" eval \
-	"run_vm ISM_ACCEL_CHOSEN=tcg ISM_TCG_THREAD=single && grep -q -- '-accel tcg,thread=single -cpu max .*-smp 2 ' '$tmp/args'"
-check "ISM_TCG_THREAD is for TCG only" eval \
-	"run_vm ISM_ACCEL_CHOSEN=kvm ISM_KVM_DEV=$tmp/nokvm ISM_TCG_THREAD=single && grep -q -- '-accel kvm -cpu host ' '$tmp/args'"
 
 echo "# $n cases, $failed failed"
 [ $failed -eq 0 ]

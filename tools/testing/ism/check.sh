@@ -97,7 +97,6 @@ export ISM_ACCEL_CHOSEN
 # shown after. Not if the tools failed: each VM run would rebuild them,
 # in the same place.
 step "VMs in the background: the stock Debian kernel, the debug kernel"
-export ISM_TCG_THREAD="${ISM_TCG_THREAD:-single}"
 : >"$ISM_BUILD/stock.out"
 : >"$ISM_BUILD/debug.out"
 stock_pid='' debug_pid=''

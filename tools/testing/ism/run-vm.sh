@@ -13,13 +13,7 @@
 # accel.sh): KVM only where a probe guest booted under it, else TCG;
 # ISM_QEMU_ACCEL=kvm|tcg forces it. The guest learns it as ism.accel=.
 # The CPU model is host under KVM and max under TCG; ISM_QEMU_CPU sets
-# another. ISM_TCG_THREAD=single runs a TCG guest's vCPUs in turn on one
-# host thread (make check sets it; QEMU's default, multi, gives each its
-# own). With more vCPUs than host CPUs, as when make check's three VMs
-# share two CPUs, one vCPU spins on a lock or an IPI whose holder's host
-# thread waits to run: measured with three VMs running ismctl.sh on two
-# CPUs, one thread per VM finished in 245 s where multi took 381 s, and
-# used 439 CPU seconds instead of 702. The guests still have two vCPUs.
+# another.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -41,9 +35,7 @@ timeout_s=${ISM_VM_TIMEOUT:-$limit}
 # oops=panic: the first oops ends the run rather than wedging it.
 # printk.devkmsg=on: don't rate-limit the protocol lines from /init.
 append="console=ttyS0 loglevel=7 panic=-1 oops=panic printk.devkmsg=on ism.accel=$accel $*"
-accel_opt=$accel
-[ "$accel" = tcg ] && [ -n "${ISM_TCG_THREAD:-}" ] && accel_opt="tcg,thread=$ISM_TCG_THREAD"
-set -- qemu-system-x86_64 -machine q35 -accel "$accel_opt" -cpu "${ISM_QEMU_CPU:-$cpu}" -smp 2 \
+set -- qemu-system-x86_64 -machine q35,accel=$accel -cpu "${ISM_QEMU_CPU:-$cpu}" -smp 2 \
 	-m "${ISM_VM_MEM:-1024}" -no-reboot -kernel "$kernel" -initrd "$initrd" \
 	-append "$append"
 
