@@ -19,6 +19,7 @@ echo "$*" >"$FAKE_QEMU_ARGS"
 case $FAKE_QEMU in
 boots) echo "[    0.9] ism-test: done" ;;
 hangs) exec sleep 60 ;;
+stalls) echo "[    0.0] Linux version"; exec sleep 60 ;;
 fails) echo "qemu-system-x86_64: failed to initialize kvm: Operation not supported" >&2; exit 1 ;;
 esac
 EOF
@@ -79,6 +80,11 @@ case_ "forced KVM that boots the probe is chosen" boots 0 kvm \
 	"^accel: kvm: probe booted" ISM_QEMU_ACCEL=kvm
 case_ "a probe that hangs falls back to TCG at the probe's limit" hangs 0 tcg \
 	"^accel: tcg: .* present but the probe guest printed nothing in 2 s$"
+case_ "a probe silent for ISM_KVM_PROBE_QUIET s is stopped then" hangs 0 tcg \
+	"^accel: tcg: .* present but the probe guest printed nothing in 1 s$" \
+	ISM_KVM_PROBE_QUIET=1 ISM_KVM_PROBE_TIMEOUT=60
+case_ "a probe that printed, then hung, runs to the limit" stalls 0 tcg \
+	"did not boot to its marker in 2 s \(last line: '.*Linux version'" ISM_KVM_PROBE_QUIET=1
 case_ "forced KVM whose probe hangs is an error, not a hung VM" hangs 1 "" \
 	"^accel: ISM_QEMU_ACCEL=kvm cannot be honoured: .* printed nothing in 2 s$" ISM_QEMU_ACCEL=kvm
 case_ "QEMU refusing KVM falls back to TCG, saying why" fails 0 tcg \

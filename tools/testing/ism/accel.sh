@@ -17,7 +17,11 @@
 # run-vm.sh with the same QEMU options as the tests, with a bare
 # initramfs whose /init (ism.mode=probe) prints its end marker and
 # powers off; KVM only if that marker arrives within
-# ISM_KVM_PROBE_TIMEOUT seconds (default 30).
+# ISM_KVM_PROBE_TIMEOUT seconds (default 30). A guest that has printed
+# nothing after ISM_KVM_PROBE_QUIET seconds (default 10; a working KVM
+# guest prints its first line within a second or two) is stopped then:
+# a hung one keeps a host CPU busy, which the builds running alongside
+# would miss.
 # The console log stays in $ISM_BUILD/accel-probe.log.
 # ISM_KVM_DEV (default /dev/kvm) is for accel-test.sh.
 set -u
@@ -26,6 +30,7 @@ set -u
 want=${ISM_QEMU_ACCEL:-}
 kvm_dev=${ISM_KVM_DEV:-/dev/kvm}
 limit=${ISM_KVM_PROBE_TIMEOUT:-30}
+quiet=${ISM_KVM_PROBE_QUIET:-10}
 probe_log=$ISM_BUILD/accel-probe.log
 
 # choose ACCEL REASON: the verdict. A forced kvm that could not be
@@ -63,9 +68,23 @@ trap 'rm -f "$initrd"' EXIT
 "$ISM_TESTDIR/mkinitramfs.sh" "$initrd" || choose tcg "making the probe's initramfs failed"
 
 start=$(date +%s)
+: >"$probe_log"
 ISM_ACCEL_CHOSEN=kvm ISM_VM_TIMEOUT=$limit ISM_VM_MEM=256 \
-	"$ISM_TESTDIR/run-vm.sh" "$kernel" "$initrd" "$probe_log" ism.mode=probe 2>/dev/null
+	"$ISM_TESTDIR/run-vm.sh" "$kernel" "$initrd" "$probe_log" ism.mode=probe 2>/dev/null &
+vm=$!
+silent=0
+while kill -0 $vm 2>/dev/null; do
+	if [ $(($(date +%s) - start)) -ge "$quiet" ] && ! grep -q '[^[:space:]]' "$probe_log"; then
+		# run-vm.sh's timeout passes the signal on to QEMU.
+		pkill -TERM -P $vm
+		silent=1
+		break
+	fi
+	sleep 1
+done
+wait $vm
 took=$(($(date +%s) - start))
+[ $silent = 1 ] && choose tcg "$kvm_dev present but the probe guest printed nothing in $quiet s"
 # The marker is the guest /init's last line, so userspace ran to the end.
 grep -q 'ism-test: done' "$probe_log" &&
 	choose kvm "probe booted $(basename "$kernel") in $took s"
