@@ -14,6 +14,11 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 mode=${1:-test}
+case ${ISM_SHARDS:-1} in
+'' | *[!0-9]* | 0*)
+	log "vmtest: ISM_SHARDS must be a number from 1, not '${ISM_SHARDS:-}'"
+	exit 1 ;;
+esac
 out=$ISM_BUILD/debug
 qemu_accel || exit 1
 ksrc || exit 1
