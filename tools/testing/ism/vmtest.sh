@@ -52,21 +52,26 @@ if [ "$mode" = test ] && [ -z "${SUITE:-}" ]; then
 	*) shards=${ISM_SHARDS:-1} ;;
 	esac
 fi
-if [ "$shards" -le 1 ]; then
-	log "vmtest: booting the test kernel ($args); console log: $out/vm.log"
-	"$ISM_TESTDIR/run-vm.sh" "$tree/arch/x86/boot/bzImage" \
-		"$out/initramfs.cpio.gz" "$out/vm.log" $args
-	vm_rc=$?
-	"$ISM_TESTDIR/parse-log.py" $kunit --ksrc "$ISM_KSRC" --results "$ISM_RESULTS" debug-vm "$out/vm.log"
-	judge_vm $vm_rc $? test "$out/vm.log"
-	exit
-fi
+# One VM's console log, results label and kernel argument; a lone VM's
+# are vm.log and debug-vm, without ism.shard.
+vm_log() {
+	if [ "$shards" -eq 1 ]; then echo "$out/vm.log"; else echo "$out/vm.$1.log"; fi
+}
+vm_label() {
+	if [ "$shards" -eq 1 ]; then echo debug-vm; else echo "debug-vm $1/$shards"; fi
+}
+vm_shard() {
+	[ "$shards" -eq 1 ] || echo "ism.shard=$1/$shards"
+}
 
-log "vmtest: booting the test kernel $shards times ($args); console logs: $out/vm.1.log ..."
+logs=$(vm_log 1)
+[ "$shards" -eq 1 ] || logs="$logs ... $(vm_log "$shards")"
+log "vmtest: booting the test kernel ($args) in $shards VM(s); console log: $logs"
 k=1
 while [ $k -le "$shards" ]; do
+	# shellcheck disable=SC2046 # vm_shard: one word or none
 	"$ISM_TESTDIR/run-vm.sh" "$tree/arch/x86/boot/bzImage" \
-		"$out/initramfs.cpio.gz" "$out/vm.$k.log" $args ism.shard=$k/$shards &
+		"$out/initramfs.cpio.gz" "$(vm_log $k)" $args $(vm_shard $k) &
 	eval "pid_$k=\$!"
 	k=$((k + 1))
 done
@@ -79,8 +84,8 @@ while [ $k -le "$shards" ]; do
 	flag=
 	[ $k -eq "$shards" ] && flag=$kunit
 	"$ISM_TESTDIR/parse-log.py" $flag --ksrc "$ISM_KSRC" --results "$ISM_RESULTS" \
-		"debug-vm $k/$shards" "$out/vm.$k.log"
-	(judge_vm $vm_rc $? "test ($k/$shards)" "$out/vm.$k.log") || rc=1
+		"$(vm_label $k)" "$(vm_log $k)"
+	(judge_vm $vm_rc $? "test ($(vm_label $k))" "$(vm_log $k)") || rc=1
 	k=$((k + 1))
 done
 exit $rc
