@@ -30,7 +30,7 @@ summary() {
 }
 
 step() {
-	log "== $* =="
+	log "== $* (at $(($(date +%s) - start)) s) =="
 }
 
 step "packages"
