@@ -8,11 +8,15 @@
 
 # json_flat FILE: FILE holds valid JSON; its flat form goes to FILE.flat.
 json_flat() {
-	jq -r 'def leaf: type != "object" and type != "array" or length == 0;
-		. as $d | ((if leaf then [] else empty end), paths(leaf)) as $p |
-		"\($p | map(tostring) | join("/"))=\($d | getpath($p) |
-		if type == "string" then . else tojson end)"' \
-		<"$1" >"$1.flat" 2>"$1.err" && return 0
+	# One walk carrying the path: jq 1.6's paths() with a getpath() per
+	# leaf took 13 s for a 3000-DMB dump in the debug VM under TCG.
+	jq -r 'def flat($p):
+		if (type == "array" or type == "object") and length > 0 then
+			keys_unsorted[] as $k | .[$k] | flat("\($p)\($k)/")
+		else
+			"\($p[:-1])=\(if type == "string" then . else tojson end)"
+		end;
+		flat("")' <"$1" >"$1.flat" 2>"$1.err" && return 0
 	cat "$1.err" "$1"
 	return 1
 }
