@@ -33,7 +33,7 @@ mkdir -p "$cache"
 tmp="$tree.tmp.$$"
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp"
-echo "build-kernel: building test kernel $srcver ($fraghash) in $tree; this takes about 11 minutes on 2 cores" >&2
+echo "build-kernel: building test kernel $srcver ($fraghash) in $tree; this takes 11 to 25 minutes on 2 cores, depending on their load" >&2
 tar -C "$tmp" --strip-components=1 -xf "$tarball"
 log="$tmp/ism-build.log"
 (
