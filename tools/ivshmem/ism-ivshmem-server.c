@@ -1,0 +1,434 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ism-ivshmem-server: the server of QEMU's ivshmem-doorbell device
+ * (docs/specs/ivshmem-spec.txt of QEMU: "The ivshmem Client-Server
+ * Protocol"), written from that specification. Debian ships no such
+ * server. Each QEMU that connects gets the shared memory's file
+ * descriptor, an ID, one eventfd per interrupt vector for itself and those
+ * of every other connected QEMU; joins and departures are announced to
+ * all. See ism-ivshmem-server.8.
+ *
+ * One thread, one poll() loop. Clients never write to the server, and
+ * every message to one is sent without blocking: a client that does not
+ * read, or writes anything, is dropped, so one stuck QEMU never stalls
+ * the others.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/eventfd.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <endian.h>
+
+#define MAX_VECTORS	64
+/* IDs are 16 bits: the doorbell register's peer field */
+#define MAX_IDS		65536
+
+struct peer {
+	int sock;		/* -1: the slot is free */
+	int dead;		/* a send failed: drop at the next sweep */
+	int efd[MAX_VECTORS];
+};
+
+static struct {
+	const char *sock_path;
+	const char *shm_path;
+	unsigned long long shm_size;
+	unsigned int vectors;
+	unsigned int max_peers;
+	int verbose;
+} opt = {
+	.sock_path = "/tmp/ivshmem_socket",
+	.shm_path = "/dev/shm/ivshmem",
+	.shm_size = 4 << 20,
+	.vectors = 1,
+	.max_peers = 16,
+};
+
+static struct peer *peers;	/* indexed by ID */
+static int shm_fd = -1;
+
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("ism-ivshmem-server: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static void print_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: ism-ivshmem-server [-v] [-S SOCKET] [-m FILE] [-l SIZE] [-n VECTORS]\n"
+		"                          [-p PEERS]\n"
+		"Serve QEMU's ivshmem-doorbell devices: shared memory FILE and eventfds.\n"
+		"  -S SOCKET   UNIX socket to listen on (default /tmp/ivshmem_socket)\n"
+		"  -m FILE     shared memory file, created if missing, grown to SIZE\n"
+		"              (default /dev/shm/ivshmem)\n"
+		"  -l SIZE     bytes, a power of two of at least 4096; K, M, G suffixes\n"
+		"              (default 4M)\n"
+		"  -n VECTORS  interrupt vectors per peer, 1 to %d (default 1)\n"
+		"  -p PEERS    peers at most, 1 to %d; their IDs are 0 to PEERS-1\n"
+		"              (default 16)\n"
+		"  -v          log every connection and departure\n"
+		"  -h, --help  this text\n"
+		"Runs in the foreground until SIGINT or SIGTERM.\n",
+		MAX_VECTORS, MAX_IDS);
+}
+
+/* parse_size: "4096", "64K", "4M", "1G" */
+static int parse_size(const char *s, unsigned long long *size)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -1;
+	switch (*end) {
+	case 'G':
+		v <<= 10;
+		/* fall through */
+	case 'M':
+		v <<= 10;
+		/* fall through */
+	case 'K':
+		v <<= 10;
+		end++;
+	}
+	if (*end || v < 4096 || v > (1ULL << 40) || (v & (v - 1)))
+		return -1;
+	*size = v;
+	return 0;
+}
+
+static int parse_uint(const char *s, unsigned int max, unsigned int *v)
+{
+	unsigned long n;
+	char *end;
+
+	errno = 0;
+	n = strtoul(s, &end, 10);
+	if (errno || end == s || *end || n < 1 || n > max)
+		return -1;
+	*v = n;
+	return 0;
+}
+
+/*
+ * send_msg: one message, an 8-byte little-endian number and maybe a file
+ * descriptor. Never blocks: a full socket means a client that does not
+ * read, which is dropped.
+ */
+static int send_msg(int sock, int64_t val, int fd)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} c;
+	int64_t le = (int64_t)htole64((uint64_t)val);
+	struct iovec iov = { .iov_base = &le, .iov_len = sizeof(le) };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct cmsghdr *cm;
+
+	if (fd >= 0) {
+		memset(&c, 0, sizeof(c));
+		msg.msg_control = c.buf;
+		msg.msg_controllen = sizeof(c.buf);
+		cm = CMSG_FIRSTHDR(&msg);
+		cm->cmsg_level = SOL_SOCKET;
+		cm->cmsg_type = SCM_RIGHTS;
+		cm->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+	}
+	return sendmsg(sock, &msg, MSG_DONTWAIT | MSG_NOSIGNAL) ==
+	       (ssize_t)sizeof(le) ? 0 : -1;
+}
+
+/* announce: tell @to that @id joined (with its eventfds) */
+static int announce(const struct peer *to, unsigned int id)
+{
+	unsigned int v;
+
+	for (v = 0; v < opt.vectors; v++)
+		if (send_msg(to->sock, id, peers[id].efd[v]))
+			return -1;
+	return 0;
+}
+
+static void close_peer(struct peer *p)
+{
+	unsigned int v;
+
+	close(p->sock);
+	for (v = 0; v < opt.vectors; v++)
+		close(p->efd[v]);
+	p->sock = -1;
+	p->dead = 0;
+}
+
+/*
+ * sweep: drop every peer marked dead and tell the others it left; a
+ * peer that cannot be told is dropped in turn.
+ */
+static void sweep(void)
+{
+	unsigned int id, to;
+	int again = 1;
+
+	while (again) {
+		again = 0;
+		for (id = 0; id < opt.max_peers; id++) {
+			if (peers[id].sock < 0 || !peers[id].dead)
+				continue;
+			close_peer(&peers[id]);
+			if (opt.verbose)
+				say("peer %u left", id);
+			for (to = 0; to < opt.max_peers; to++) {
+				if (peers[to].sock < 0 || peers[to].dead)
+					continue;
+				if (send_msg(peers[to].sock, id, -1)) {
+					peers[to].dead = 1;
+					again = 1;
+				}
+			}
+		}
+	}
+}
+
+/* welcome: the messages of a new peer's connection, in the spec's order */
+static int welcome(unsigned int id)
+{
+	struct peer *p = &peers[id];
+	unsigned int other;
+
+	if (send_msg(p->sock, 0, -1) || send_msg(p->sock, id, -1) ||
+	    send_msg(p->sock, -1, shm_fd))
+		return -1;
+	for (other = 0; other < opt.max_peers; other++)
+		if (other != id && peers[other].sock >= 0 &&
+		    !peers[other].dead && announce(p, other))
+			return -1;
+	return announce(p, id);
+}
+
+static void accept_peer(int lsock)
+{
+	unsigned int id, v, other;
+	struct peer *p;
+	int sock;
+
+	sock = accept4(lsock, NULL, NULL, SOCK_CLOEXEC);
+	if (sock < 0)
+		return;
+	for (id = 0; id < opt.max_peers && peers[id].sock >= 0; id++)
+		;
+	if (id == opt.max_peers) {
+		say("refused a connection: %u peers already", opt.max_peers);
+		close(sock);
+		return;
+	}
+	p = &peers[id];
+	for (v = 0; v < opt.vectors; v++) {
+		p->efd[v] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		if (p->efd[v] < 0) {
+			say("eventfd: %s", strerror(errno));
+			while (v--)
+				close(p->efd[v]);
+			close(sock);
+			return;
+		}
+	}
+	p->sock = sock;
+	if (welcome(id)) {
+		say("peer %u: could not be sent its setup", id);
+		close_peer(p);
+		return;
+	}
+	if (opt.verbose)
+		say("peer %u joined", id);
+	for (other = 0; other < opt.max_peers; other++)
+		if (other != id && peers[other].sock >= 0 &&
+		    !peers[other].dead && announce(&peers[other], id))
+			peers[other].dead = 1;
+	sweep();
+}
+
+static int open_shm(void)
+{
+	struct stat st;
+	int fd;
+
+	fd = open(opt.shm_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0 || fstat(fd, &st)) {
+		say("%s: %s", opt.shm_path, strerror(errno));
+		return -1;
+	}
+	/* Grown, never cut: the file may hold a region in use. */
+	if ((unsigned long long)st.st_size < opt.shm_size &&
+	    ftruncate(fd, opt.shm_size)) {
+		say("%s: %s", opt.shm_path, strerror(errno));
+		return -1;
+	}
+	return fd;
+}
+
+static int listen_on(void)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int s;
+
+	if (strlen(opt.sock_path) >= sizeof(sa.sun_path)) {
+		say("%s: path too long", opt.sock_path);
+		return -1;
+	}
+	strcpy(sa.sun_path, opt.sock_path);
+	s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		return -1;
+	unlink(opt.sock_path);
+	if (bind(s, (struct sockaddr *)&sa, sizeof(sa)) || listen(s, 16)) {
+		say("%s: %s", opt.sock_path, strerror(errno));
+		close(s);
+		return -1;
+	}
+	return s;
+}
+
+static int parse_args(int argc, char **argv)
+{
+	static const struct option longs[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "S:m:l:n:p:vh", longs, NULL)) != -1) {
+		switch (c) {
+		case 'S':
+			opt.sock_path = optarg;
+			break;
+		case 'm':
+			opt.shm_path = optarg;
+			break;
+		case 'l':
+			if (parse_size(optarg, &opt.shm_size)) {
+				say("-l %s: a power of two from 4096 to 1T", optarg);
+				return 2;
+			}
+			break;
+		case 'n':
+			if (parse_uint(optarg, MAX_VECTORS, &opt.vectors)) {
+				say("-n %s: 1 to %d vectors", optarg, MAX_VECTORS);
+				return 2;
+			}
+			break;
+		case 'p':
+			if (parse_uint(optarg, MAX_IDS, &opt.max_peers)) {
+				say("-p %s: 1 to %d peers", optarg, MAX_IDS);
+				return 2;
+			}
+			break;
+		case 'v':
+			opt.verbose = 1;
+			break;
+		case 'h':
+			print_usage(stdout);
+			return 0;
+		default:
+			print_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc) {
+		print_usage(stderr);
+		return 2;
+	}
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	struct pollfd *pfd;
+	unsigned int id, n;
+	int lsock, sfd, rc;
+	sigset_t sigs;
+
+	rc = parse_args(argc, argv);
+	if (rc >= 0)
+		return rc;
+	peers = calloc(opt.max_peers, sizeof(*peers));
+	pfd = calloc(opt.max_peers + 2, sizeof(*pfd));
+	if (!peers || !pfd) {
+		say("out of memory");
+		return 1;
+	}
+	for (id = 0; id < opt.max_peers; id++)
+		peers[id].sock = -1;
+	shm_fd = open_shm();
+	if (shm_fd < 0)
+		return 1;
+	lsock = listen_on();
+	if (lsock < 0)
+		return 1;
+	/* The signals that end the server come in through the poll loop. */
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	sigprocmask(SIG_BLOCK, &sigs, NULL);
+	sfd = signalfd(-1, &sigs, SFD_CLOEXEC);
+	if (sfd < 0) {
+		say("signalfd: %s", strerror(errno));
+		return 1;
+	}
+	say("listening on %s; memory %s, %llu bytes; %u vector(s), %u peers",
+	    opt.sock_path, opt.shm_path, opt.shm_size, opt.vectors,
+	    opt.max_peers);
+
+	for (;;) {
+		pfd[0] = (struct pollfd){ .fd = lsock, .events = POLLIN };
+		pfd[1] = (struct pollfd){ .fd = sfd, .events = POLLIN };
+		for (id = 0, n = 2; id < opt.max_peers; id++)
+			if (peers[id].sock >= 0)
+				pfd[n++] = (struct pollfd){
+					.fd = peers[id].sock, .events = POLLIN,
+				};
+		if (poll(pfd, n, -1) < 0) {
+			say("poll: %s", strerror(errno));
+			break;
+		}
+		if (pfd[1].revents)
+			break;
+		/*
+		 * A client never writes: readable means gone (EOF) or
+		 * breaking the protocol, both the end of it.
+		 */
+		for (id = 0, n = 2; id < opt.max_peers; id++) {
+			if (peers[id].sock < 0)
+				continue;
+			if (pfd[n++].revents)
+				peers[id].dead = 1;
+		}
+		sweep();
+		if (pfd[0].revents & POLLIN)
+			accept_peer(lsock);
+	}
+	unlink(opt.sock_path);
+	return 0;
+}
