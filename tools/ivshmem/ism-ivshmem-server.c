@@ -8,10 +8,12 @@
  * of every other connected QEMU; joins and departures are announced to
  * all. See ism-ivshmem-server.8.
  *
- * One thread, one poll() loop. Clients never write to the server, and
- * every message to one is sent without blocking: a client that does not
- * read, or writes anything, is dropped, so one stuck QEMU never stalls
- * the others.
+ * One thread, one poll() loop. Clients never write to the server: one
+ * that writes anything is dropped. A send waits at most SEND_TIMEOUT_S
+ * for a client to make room (a new peer's setup is hundreds of messages
+ * with many peers and vectors, more than a socket buffer holds); one
+ * that does not read by then is dropped, so a stuck QEMU holds the
+ * others up for that long at most.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -26,6 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -35,6 +38,7 @@
 #define MAX_VECTORS	64
 /* IDs are 16 bits: the doorbell register's peer field */
 #define MAX_IDS		65536
+#define SEND_TIMEOUT_S	1
 
 struct peer {
 	int sock;		/* -1: the slot is free */
@@ -133,8 +137,8 @@ static int parse_uint(const char *s, unsigned int max, unsigned int *v)
 
 /*
  * send_msg: one message, an 8-byte little-endian number and maybe a file
- * descriptor. Never blocks: a full socket means a client that does not
- * read, which is dropped.
+ * descriptor; fails if the client has not made room within the socket's
+ * send timeout.
  */
 static int send_msg(int sock, int64_t val, int fd)
 {
@@ -157,7 +161,7 @@ static int send_msg(int sock, int64_t val, int fd)
 		cm->cmsg_len = CMSG_LEN(sizeof(int));
 		memcpy(CMSG_DATA(cm), &fd, sizeof(int));
 	}
-	return sendmsg(sock, &msg, MSG_DONTWAIT | MSG_NOSIGNAL) ==
+	return sendmsg(sock, &msg, MSG_NOSIGNAL) ==
 	       (ssize_t)sizeof(le) ? 0 : -1;
 }
 
@@ -230,6 +234,7 @@ static int welcome(unsigned int id)
 
 static void accept_peer(int lsock)
 {
+	struct timeval tmo = { .tv_sec = SEND_TIMEOUT_S };
 	unsigned int id, v, other;
 	struct peer *p;
 	int sock;
@@ -237,6 +242,10 @@ static void accept_peer(int lsock)
 	sock = accept4(lsock, NULL, NULL, SOCK_CLOEXEC);
 	if (sock < 0)
 		return;
+	if (setsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, &tmo, sizeof(tmo))) {
+		close(sock);
+		return;
+	}
 	for (id = 0; id < opt.max_peers && peers[id].sock >= 0; id++)
 		;
 	if (id == opt.max_peers) {
@@ -287,6 +296,30 @@ static int open_shm(void)
 		return -1;
 	}
 	return fd;
+}
+
+/*
+ * fd_room: every peer's eventfds must fit under the open-file limit,
+ * raised to its hard maximum: refuse at start, not at the Nth peer.
+ */
+static int fd_room(void)
+{
+	unsigned long long need;
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return -1;
+	rl.rlim_cur = rl.rlim_max;
+	setrlimit(RLIMIT_NOFILE, &rl);
+	/* the listening socket, signalfd, memory, stdio and the peers' */
+	need = 8 + (unsigned long long)opt.max_peers * (opt.vectors + 1);
+	if (rl.rlim_cur != RLIM_INFINITY && need > rl.rlim_cur) {
+		say("-p %u peers with -n %u vectors need %llu open files; the limit is %llu",
+		    opt.max_peers, opt.vectors, need,
+		    (unsigned long long)rl.rlim_cur);
+		return -1;
+	}
+	return 0;
 }
 
 static int listen_on(void)
@@ -381,6 +414,8 @@ int main(int argc, char **argv)
 	}
 	for (id = 0; id < opt.max_peers; id++)
 		peers[id].sock = -1;
+	if (fd_room())
+		return 1;
 	shm_fd = open_shm();
 	if (shm_fd < 0)
 		return 1;

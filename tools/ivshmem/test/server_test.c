@@ -5,7 +5,8 @@
  * ivshmem specification against it: the setup messages in order, the
  * shared memory, eventfds that really connect two peers, joins and
  * departures announced, IDs reused, a full server, a client that breaks
- * the protocol, bad arguments, SIGTERM. Prints KTAP;
+ * the protocol, a setup bigger than a socket buffer, bad arguments,
+ * SIGTERM. Prints KTAP;
  * SERVER_TEST_VERBOSE=1 keeps the server's log on standard error.
  */
 #define _GNU_SOURCE
@@ -202,6 +203,53 @@ static int rings(int peer_fd, int own, int quiet)
 	return read(own, &got, sizeof(got)) == sizeof(got) && got == 1;
 }
 
+/*
+ * drain: read and close whatever @s was sent until 0.2 s of quiet; the
+ * number of messages, or -1 at the end of the connection
+ */
+static int drain(int s)
+{
+	int64_t v;
+	int fd, got = 0, r;
+
+	while (!nothing_pending(s)) {
+		r = recv_msg(s, &v, &fd);
+		if (r != 1)
+			return -1;
+		if (fd >= 0)
+			close(fd);
+		got++;
+	}
+	return got;
+}
+
+/*
+ * test_big_setup: 24 peers of 16 vectors; the last one's setup is 387
+ * messages, more than a UNIX socket's buffer holds. QEMU reads it as it
+ * comes, and so do the peers here.
+ */
+static void test_big_setup(void)
+{
+	static const char *const args[] = { "-S", sock_path, "-m", shm_path,
+					    "-l", "4K", "-n", "16", "-p", "24",
+					    NULL };
+	int socks[24], i, k, ok = 1;
+	pid_t pid;
+
+	pid = run(args);
+	for (i = 0; i < 24 && ok; i++) {
+		socks[i] = connect_server();
+		ok = socks[i] >= 0 && drain(socks[i]) == 3 + i * 16 + 16;
+		for (k = 0; k < i && ok; k++)
+			ok = drain(socks[k]) == 16;
+	}
+	check(ok, "24 peers of 16 vectors: every setup and announcement whole");
+	while (i--)
+		close(socks[i]);
+	kill(pid, SIGTERM);
+	check(status_of(pid) == 0, "24 peers of 16 vectors: SIGTERM, exit 0");
+}
+
 static void test_args(void)
 {
 	static const char *const bad[][3] = {
@@ -297,6 +345,7 @@ int main(int argc, char **argv)
 	check(!stat(shm_path, &st) && st.st_size == 65536,
 	      "SIGTERM: memory file kept");
 
+	test_big_setup();
 	unlink(shm_path);
 	rmdir(dir);
 	printf("1..%u\n# %u passed, %u failed\n", n, n - failed, failed);
