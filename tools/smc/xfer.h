@@ -171,6 +171,7 @@ struct xfer_conn {
 };
 
 int xfer_swap_results(struct xfer_conn *c);
+int xfer_hold_end_on_sigusr1(void);
 void xfer_hold(struct xfer_conn *c, int client);
 void xfer_close(struct xfer_conn *c);
 void xfer_report(const char *role, const struct xfer_conn *c, int always);

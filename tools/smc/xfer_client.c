@@ -182,6 +182,11 @@ int xfer_client(const struct xfer_opts *o)
 			o->v6 ? 6 : 4);
 		return XFER_EXIT_USAGE;
 	}
+	if (o->hold_s && xfer_hold_end_on_sigusr1()) {
+		fprintf(stderr, "smc_xfer: cannot set up SIGUSR1: %s\n",
+			strerror(errno));
+		return XFER_EXIT_USAGE;
+	}
 	conns = calloc(o->conns, sizeof(*conns));
 	th = calloc(o->conns, sizeof(*th));
 	if (!conns || !th) {

@@ -5,7 +5,9 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -45,14 +47,43 @@ int xfer_swap_results(struct xfer_conn *c)
 }
 
 /*
- * Keep the connection idle for hold_s seconds, watching for its end.
- * The client then pings; the server waits for the ping (or the end) and
+ * The client's holds also end at SIGUSR1: a test samples the connections
+ * once all hold, then ends the holds, however long the slowest transfer
+ * took. The handler makes the pipe readable for good, so that every
+ * connection's poll sees it.
+ */
+static int hold_end[2] = { -1, -1 };
+
+static void hold_end_signal(int sig)
+{
+	char byte = (char)sig;
+
+	if (write(hold_end[1], &byte, 1) < 0)
+		return;
+}
+
+int xfer_hold_end_on_sigusr1(void)
+{
+	struct sigaction sa = { .sa_handler = hold_end_signal };
+
+	if (pipe2(hold_end, O_CLOEXEC | O_NONBLOCK))
+		return -errno;
+	return sigaction(SIGUSR1, &sa, NULL) ? -errno : 0;
+}
+
+/*
+ * Keep the connection idle for hold_s seconds (the client: or until
+ * SIGUSR1, see xfer_hold_end_on_sigusr1()), watching for its end. The
+ * client then pings; the server waits for the ping (or the end) and
  * answers it. Sets hold_ok and appends how the connection ended.
  */
 void xfer_hold(struct xfer_conn *c, int client)
 {
 	unsigned int wait_s = c->hdr.hold_s + (client ? 0 : c->o->timeout_s);
-	struct pollfd p = { .fd = c->fd, .events = POLLIN | POLLRDHUP };
+	struct pollfd p[2] = {
+		{ .fd = c->fd, .events = POLLIN | POLLRDHUP },
+		{ .fd = client ? hold_end[0] : -1, .events = POLLIN },
+	};
 	double t0 = xfer_now();
 	const char *why;
 	char byte = 0;
@@ -70,8 +101,11 @@ void xfer_hold(struct xfer_conn *c, int client)
 	       c->id);
 	fflush(stdout);
 	do {
-		n = poll(&p, 1, wait_s * 1000);
+		n = poll(p, 2, wait_s * 1000);
 	} while (n < 0 && errno == EINTR);
+	/* SIGUSR1 alone: as if the hold had run out */
+	if (n > 0 && !p[0].revents)
+		n = 0;
 	if (n < 0) {
 		xfer_append(c, "; hold: poll failed after %.1f s: %s",
 			    xfer_now() - t0, strerror(errno));

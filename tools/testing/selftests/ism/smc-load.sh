@@ -328,15 +328,18 @@ fi
 ismctl dev show ismlo0 >/dev/null 2>&1 && ok "ismlo0 is back" || bad "ismlo0 is missing"
 
 # The device back: 32 connections, all SMC-D and all intact. smc_ss
-# looks once every client end holds (10 s each from the end of its
-# transfer): sampling while they move data missed one whose transfer
-# threads starved the sampler for longer than its hold.
-timeout 120 smc_xfer server -n 32 -p 5599 -t 30 -v >$D/s.final 2>&1 &
+# looks once every client end holds, and then SIGUSR1 ends the holds.
+# Sampling while they moved data missed one whose transfer threads
+# starved the sampler for longer than its hold; holds of a fixed 10 s
+# let the first connections end before a slow guest's last one held.
+timeout 200 smc_xfer server -n 32 -p 5599 -t 30 -v >$D/s.final 2>&1 &
 wait_listen $D/s.final
 smc_xfer client -a 127.0.0.1 -p 5599 -c 32 -b 256K --bidir -s 99 -t 30 \
-	--hold 10 >$D/c.final 2>&1 &
+	--hold 120 >$D/c.final 2>&1 &
+cpid=$!
 : >$D/seen.5599
 wait_holding $D/c.final 32 && sample 5599
+kill -USR1 $cpid
 wait
 smcd=$(grep ' ACTIVE SMCD$' $D/seen.5599 | cut -d' ' -f1 | sort -u | wc -l)
 other=$(grep ' ACTIVE ' $D/seen.5599 | grep -vc ' SMCD$')
