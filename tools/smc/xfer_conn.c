@@ -56,10 +56,12 @@ static int hold_end[2] = { -1, -1 };
 
 static void hold_end_signal(int sig)
 {
+	int saved = errno;	/* of the code the signal interrupted */
 	char byte = (char)sig;
 
 	if (write(hold_end[1], &byte, 1) < 0)
-		return;
+		byte = 0;	/* full: readable already, which is all we need */
+	errno = saved;
 }
 
 int xfer_hold_end_on_sigusr1(void)
