@@ -21,12 +21,14 @@
 #include <unistd.h>
 #include <endian.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 
 #define VECTORS	2
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 static const char *server;
 static char sock_path[64], shm_path[64];
@@ -40,8 +42,11 @@ static void check(int cond, const char *what)
 	printf("%sok %u %s\n", cond ? "" : "not ", n, what);
 }
 
-/* run: the server with ARGS (NULL-ended), standard error to /dev/null */
-static pid_t run(const char *const *args)
+/*
+ * run_limited: the server with ARGS (NULL-ended), standard error to
+ * /dev/null, and an open-file limit of @nofile if not 0
+ */
+static pid_t run_limited(const char *const *args, rlim_t nofile)
 {
 	const char *argv[16] = { server };
 	pid_t pid;
@@ -52,6 +57,10 @@ static pid_t run(const char *const *args)
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
+		struct rlimit rl = { .rlim_cur = nofile, .rlim_max = nofile };
+
+		if (nofile && setrlimit(RLIMIT_NOFILE, &rl))
+			_exit(126);
 		/* The test's output is KTAP: the server's stays out. */
 		if (!freopen("/dev/null", "w", stdout) ||
 		    (!getenv("SERVER_TEST_VERBOSE") &&
@@ -63,13 +72,24 @@ static pid_t run(const char *const *args)
 	return pid;
 }
 
+static pid_t run(const char *const *args)
+{
+	return run_limited(args, 0);
+}
+
+/* status_of: @pid's exit status; a server still running after 5 s is killed */
 static int status_of(pid_t pid)
 {
-	int st;
+	int st, i;
 
-	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
-		return -1;
-	return WEXITSTATUS(st);
+	for (i = 0; i < 500; i++) {
+		if (waitpid(pid, &st, WNOHANG) == pid)
+			return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+		usleep(10000);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	return -1;
 }
 
 static int connect_server(void)
@@ -256,16 +276,20 @@ static void test_args(void)
 		{ "extra" },
 	};
 	static const char *const help[] = { "--help", NULL };
+	static const char *const fd_hungry[] = { "-S", sock_path, "-m", shm_path,
+						 "-p", "64", "-n", "8", NULL };
 	char what[64];
 	unsigned int i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		snprintf(what, sizeof(what), "bad arguments '%s%s%s': exit 2",
 			 bad[i][0], bad[i][1] ? " " : "",
 			 bad[i][1] ? bad[i][1] : "");
 		check(status_of(run(bad[i])) == 2, what);
 	}
 	check(status_of(run(help)) == 0, "--help: exit 0");
+	check(status_of(run_limited(fd_hungry, 64)) == 1,
+	      "64 peers x 8 vectors under an open-file limit of 64: exit 1");
 }
 
 int main(int argc, char **argv)
