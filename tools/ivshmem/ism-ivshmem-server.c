@@ -14,6 +14,12 @@
  * with many peers and vectors, more than a socket buffer holds); one
  * that does not read by then is dropped, so a stuck QEMU holds the
  * others up for that long at most.
+ *
+ * IDs are handed out in turn, 0 to 65535, skipping those in use: an ID
+ * comes back only after all the others. QEMU (7.2 at least) frees its
+ * table of a departed peer's eventfds but keeps the pointer, and writes
+ * through it when a peer with the same ID joins: an ID given again soon
+ * corrupts the heap of every QEMU that saw it leave.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -43,6 +49,7 @@
 struct peer {
 	int sock;		/* -1: the slot is free */
 	int dead;		/* a send failed: drop at the next sweep */
+	unsigned int id;
 	int efd[MAX_VECTORS];
 };
 
@@ -61,7 +68,9 @@ static struct {
 	.max_peers = 16,
 };
 
-static struct peer *peers;	/* indexed by ID */
+static struct peer *peers;	/* opt.max_peers slots */
+static unsigned char id_used[MAX_IDS / 8];
+static unsigned int next_id;
 static int shm_fd = -1;
 
 static void say(const char *fmt, ...)
@@ -87,12 +96,12 @@ static void print_usage(FILE *f)
 		"  -l SIZE     bytes, a power of two of at least 4096; K, M, G suffixes\n"
 		"              (default 4M)\n"
 		"  -n VECTORS  interrupt vectors per peer, 1 to %d (default 1)\n"
-		"  -p PEERS    peers at most, 1 to %d; their IDs are 0 to PEERS-1\n"
-		"              (default 16)\n"
+		"  -p PEERS    peers at most, 1 to %d (default 16); IDs are given in\n"
+		"              turn from 0 to %d, those in use skipped\n"
 		"  -v          log every connection and departure\n"
 		"  -h, --help  this text\n"
 		"Runs in the foreground until SIGINT or SIGTERM.\n",
-		MAX_VECTORS, MAX_IDS);
+		MAX_VECTORS, MAX_IDS, MAX_IDS - 1);
 }
 
 /* parse_size: "4096", "64K", "4M", "1G" */
@@ -165,13 +174,13 @@ static int send_msg(int sock, int64_t val, int fd)
 	       (ssize_t)sizeof(le) ? 0 : -1;
 }
 
-/* announce: tell @to that @id joined (with its eventfds) */
-static int announce(const struct peer *to, unsigned int id)
+/* announce: tell @to that @p joined (with its eventfds) */
+static int announce(const struct peer *to, const struct peer *p)
 {
 	unsigned int v;
 
 	for (v = 0; v < opt.vectors; v++)
-		if (send_msg(to->sock, id, peers[id].efd[v]))
+		if (send_msg(to->sock, p->id, p->efd[v]))
 			return -1;
 	return 0;
 }
@@ -180,6 +189,7 @@ static void close_peer(struct peer *p)
 {
 	unsigned int v;
 
+	id_used[p->id / 8] &= ~(1 << p->id % 8);
 	close(p->sock);
 	for (v = 0; v < opt.vectors; v++)
 		close(p->efd[v]);
@@ -193,15 +203,16 @@ static void close_peer(struct peer *p)
  */
 static void sweep(void)
 {
-	unsigned int id, to;
+	unsigned int i, to, id;
 	int again = 1;
 
 	while (again) {
 		again = 0;
-		for (id = 0; id < opt.max_peers; id++) {
-			if (peers[id].sock < 0 || !peers[id].dead)
+		for (i = 0; i < opt.max_peers; i++) {
+			if (peers[i].sock < 0 || !peers[i].dead)
 				continue;
-			close_peer(&peers[id]);
+			id = peers[i].id;
+			close_peer(&peers[i]);
 			if (opt.verbose)
 				say("peer %u left", id);
 			for (to = 0; to < opt.max_peers; to++) {
@@ -217,25 +228,36 @@ static void sweep(void)
 }
 
 /* welcome: the messages of a new peer's connection, in the spec's order */
-static int welcome(unsigned int id)
+static int welcome(struct peer *p)
 {
-	struct peer *p = &peers[id];
 	unsigned int other;
 
-	if (send_msg(p->sock, 0, -1) || send_msg(p->sock, id, -1) ||
+	if (send_msg(p->sock, 0, -1) || send_msg(p->sock, p->id, -1) ||
 	    send_msg(p->sock, -1, shm_fd))
 		return -1;
 	for (other = 0; other < opt.max_peers; other++)
-		if (other != id && peers[other].sock >= 0 &&
-		    !peers[other].dead && announce(p, other))
+		if (&peers[other] != p && peers[other].sock >= 0 &&
+		    !peers[other].dead && announce(p, &peers[other]))
 			return -1;
-	return announce(p, id);
+	return announce(p, p);
+}
+
+/* take_id: the next ID in turn that no peer has; there is one */
+static unsigned int take_id(void)
+{
+	unsigned int id = next_id;
+
+	while (id_used[id / 8] & 1 << id % 8)
+		id = (id + 1) % MAX_IDS;
+	id_used[id / 8] |= 1 << id % 8;
+	next_id = (id + 1) % MAX_IDS;
+	return id;
 }
 
 static void accept_peer(int lsock)
 {
 	struct timeval tmo = { .tv_sec = SEND_TIMEOUT_S };
-	unsigned int id, v, other;
+	unsigned int i, v, other;
 	struct peer *p;
 	int sock;
 
@@ -246,14 +268,14 @@ static void accept_peer(int lsock)
 		close(sock);
 		return;
 	}
-	for (id = 0; id < opt.max_peers && peers[id].sock >= 0; id++)
+	for (i = 0; i < opt.max_peers && peers[i].sock >= 0; i++)
 		;
-	if (id == opt.max_peers) {
+	if (i == opt.max_peers) {
 		say("refused a connection: %u peers already", opt.max_peers);
 		close(sock);
 		return;
 	}
-	p = &peers[id];
+	p = &peers[i];
 	for (v = 0; v < opt.vectors; v++) {
 		p->efd[v] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 		if (p->efd[v] < 0) {
@@ -265,16 +287,17 @@ static void accept_peer(int lsock)
 		}
 	}
 	p->sock = sock;
-	if (welcome(id)) {
-		say("peer %u: could not be sent its setup", id);
+	p->id = take_id();
+	if (welcome(p)) {
+		say("peer %u: could not be sent its setup", p->id);
 		close_peer(p);
 		return;
 	}
 	if (opt.verbose)
-		say("peer %u joined", id);
+		say("peer %u joined", p->id);
 	for (other = 0; other < opt.max_peers; other++)
-		if (other != id && peers[other].sock >= 0 &&
-		    !peers[other].dead && announce(&peers[other], id))
+		if (other != i && peers[other].sock >= 0 &&
+		    !peers[other].dead && announce(&peers[other], p))
 			peers[other].dead = 1;
 	sweep();
 }

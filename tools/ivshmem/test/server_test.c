@@ -4,7 +4,7 @@
  * temporary directory and plays QEMU's side of the protocol of QEMU's
  * ivshmem specification against it: the setup messages in order, the
  * shared memory, eventfds that really connect two peers, joins and
- * departures announced, IDs reused, a full server, a client that breaks
+ * departures announced, IDs given in turn, a full server, a client that breaks
  * the protocol, a setup bigger than a socket buffer, bad arguments,
  * SIGTERM. Prints KTAP;
  * SERVER_TEST_VERBOSE=1 keeps the server's log on standard error.
@@ -350,12 +350,12 @@ int main(int argc, char **argv)
 
 	close(b.sock);
 	check(told_leave(&a, 1) && told_leave(&c, 1), "peer 1 left: both told");
-	check(!join(&d, 2, ids, dfds) && d.id == 1 && ids[0] == 0 && ids[1] == 2,
-	      "a new peer takes the freed ID 1, told of peers 0 and 2");
-	check(told_join(&a, 1, afd_b) && told_join(&c, 1, fds[1]),
-	      "the others told of the new peer 1");
+	check(!join(&d, 2, ids, dfds) && d.id == 3 && ids[0] == 0 && ids[1] == 2,
+	      "a new peer gets the next ID, 3, not the freed 1; told of peers 0 and 2");
+	check(told_join(&a, 3, afd_b) && told_join(&c, 3, fds[1]),
+	      "the others told of the new peer 3");
 	check(rings(afd_b[0], d.own[0], d.own[1]),
-	      "the new peer 1 gets the doorbell sent to ID 1");
+	      "the new peer 3 gets the doorbell sent to ID 3");
 
 	check(write(c.sock, "x", 1) == 1 && recv_msg(c.sock, &v, &fd) == 0,
 	      "a peer that writes to the server is dropped");
