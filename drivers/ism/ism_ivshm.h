@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Virtual ISM over QEMU's ivshmem (ism_ivshm.ko): one ISM device per
+ * ivshmem region that carries the layout of ivshm_layout.h.
+ */
+#ifndef _DRIVERS_ISM_IVSHM_H
+#define _DRIVERS_ISM_IVSHM_H
+
+#include <linux/hrtimer.h>
+#include <linux/ism.h>
+#include <linux/pci.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+
+#include "ivshm_layout.h"
+
+/* BAR0 registers of the ivshmem device */
+#define IVSHM_REG_IVPOSITION	8
+#define IVSHM_REG_DOORBELL	12
+
+/**
+ * struct ism_ivshm_peer - another guest of the region, as this one saw it
+ * @cookie: the cookie of its claim of the slot
+ * @gid: its GID
+ * @doorbell: its ivshmem peer ID, or %IVSHM_NO_DOORBELL
+ * @rcu: the data path reads peers under RCU
+ *
+ * Never changed once published: a peer that changes is replaced.
+ */
+struct ism_ivshm_peer {
+	u64 cookie;
+	uuid_t gid;
+	u32 doorbell;
+	struct rcu_head rcu;
+};
+
+/**
+ * struct ism_ivshm_watch - what the peer scan remembers of a slot
+ * @cookie: the cookie last seen
+ * @heartbeat: the heartbeat last seen
+ * @since: jiffies when @heartbeat last changed
+ * @stale: the heartbeat stopped; the peer was dropped until it moves again
+ */
+struct ism_ivshm_watch {
+	u64 cookie;
+	u64 heartbeat;
+	unsigned long since;
+	bool stale;
+};
+
+/**
+ * struct ism_ivshm_dmb - one of this guest's DMBs, the private truth of it
+ * @token: its token
+ * @offset: offset in the own partition's data area
+ * @len: the length the client asked for
+ * @live: registered and published; signals for its index are delivered
+ */
+struct ism_ivshm_dmb {
+	u64 token;
+	u32 offset;
+	u32 len;
+	bool live;
+};
+
+/**
+ * struct ism_ivshm - the driver's part of an &ism_dev
+ * @ism: the device this is part of
+ * @pdev: the ivshmem PCI function
+ * @regs: its BAR0 registers
+ * @region: its BAR2, the shared region, with struct pages
+ * @geo: the region's geometry, checked at probe
+ * @slot: this guest's slot
+ * @cookie: the cookie of this guest's claim
+ * @doorbell: this guest's ivshmem peer ID, or %IVSHM_NO_DOORBELL in plain
+ *	(polling) mode
+ * @index: the N of the device's name, ismivN
+ * @lost: another party took this guest's slot: the device no longer
+ *	talks to any peer
+ * @dmb_lock: protects @dmbs, @dmb_used, @pages_used and the next-fit
+ *	cursors; taken with interrupts off, since the receive path checks
+ *	@dmbs in hard-irq context
+ * @dmbs: this guest's DMBs, by index
+ * @dmb_used: bitmap of indexes of @dmbs in use
+ * @pages_used: bitmap of the own data area's units in use
+ * @next_idx: where the search for a free index starts
+ * @next_page: where the search for free units starts; DMB memory is
+ *	reused as late as possible, since a peer may still be writing into
+ *	a DMB just unregistered
+ * @peers: the other guests present, by slot; written by the peer scan only
+ * @watch: the peer scan's memory of each slot
+ * @rx_lock: serialises the receive path (interrupt, poll timer, peer
+ *	scan); protects @ev_seen
+ * @ev_seen: sequence number of the last event taken from each sender
+ * @tx_lock: protects @ev_sent
+ * @ev_sent: sequence number of the last event posted to each receiver
+ * @scan: the periodic peer scan, which also beats this guest's heartbeat
+ * @heartbeat: this guest's heartbeat count
+ * @poll: the receive timer of plain mode
+ * @irq: the MSI-X interrupt of doorbell mode
+ */
+struct ism_ivshm {
+	struct ism_dev *ism;
+	struct pci_dev *pdev;
+	void __iomem *regs;
+	void *region;
+	struct ivshm_geo geo;
+	u32 slot;
+	u64 cookie;
+	u32 doorbell;
+	int index;
+	bool lost;
+
+	spinlock_t dmb_lock;
+	struct ism_ivshm_dmb *dmbs;
+	unsigned long *dmb_used;
+	unsigned long *pages_used;
+	u32 next_idx;
+	u32 next_page;
+
+	struct ism_ivshm_peer __rcu *peers[IVSHM_MAX_PEERS];
+	struct ism_ivshm_watch watch[IVSHM_MAX_PEERS];
+
+	spinlock_t rx_lock;
+	u64 ev_seen[IVSHM_MAX_PEERS];
+	spinlock_t tx_lock;
+	u64 ev_sent[IVSHM_MAX_PEERS];
+
+	struct delayed_work scan;
+	u64 heartbeat;
+	struct hrtimer poll;
+	int irq;
+};
+
+extern unsigned int ism_ivshm_peer_timeout_ms;
+extern unsigned int ism_ivshm_scan_ms;
+
+/* ivshm_dmb.c: the device operations */
+extern const struct ism_device_ops ism_ivshm_ops;
+int ism_ivshm_dmbs_init(struct ism_ivshm *iv);
+void ism_ivshm_dmbs_destroy(struct ism_ivshm *iv);
+
+/* ivshm_peers.c: the peer scan and the receive path */
+void ism_ivshm_ring(struct ism_ivshm *iv, u32 doorbell);
+int ism_ivshm_peer_slot(struct ism_ivshm *iv, const uuid_t *gid);
+void ism_ivshm_rx(struct ism_ivshm *iv);
+void ism_ivshm_scan_work(struct work_struct *work);
+void ism_ivshm_drop_peers(struct ism_ivshm *iv);
+
+#endif /* _DRIVERS_ISM_IVSHM_H */

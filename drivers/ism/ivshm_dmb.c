@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Virtual ISM over ivshmem: the device operations.
+ *
+ * This guest's DMBs are in its own partition's data area; it keeps the
+ * truth about them in ism_ivshm.dmbs and only publishes descriptors for
+ * its peers. Writing into a peer's DMB goes by the descriptor the peer
+ * published, checked (ivshm_find_dmb()): whatever the peer wrote there,
+ * the write stays inside the peer's data area. A DMB whose owner is this
+ * guest itself is found in the private table, never in the region.
+ */
+#include <linux/bitmap.h>
+#include <linux/io.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+
+#include "ism_ivshm.h"
+
+int ism_ivshm_dmbs_init(struct ism_ivshm *iv)
+{
+	spin_lock_init(&iv->dmb_lock);
+	iv->dmbs = kcalloc(iv->geo.max_dmbs, sizeof(*iv->dmbs), GFP_KERNEL);
+	iv->dmb_used = bitmap_zalloc(iv->geo.max_dmbs, GFP_KERNEL);
+	iv->pages_used = bitmap_zalloc(iv->geo.data_len / IVSHM_UNIT,
+				       GFP_KERNEL);
+	return iv->dmbs && iv->dmb_used && iv->pages_used ? 0 : -ENOMEM;
+}
+
+void ism_ivshm_dmbs_destroy(struct ism_ivshm *iv)
+{
+	kfree(iv->dmbs);
+	bitmap_free(iv->dmb_used);
+	bitmap_free(iv->pages_used);
+}
+
+static int ism_ivshm_query_remote_gid(struct ism_dev *ism,
+				      const uuid_t *rgid, u32 vid_valid,
+				      u32 vid)
+{
+	struct ism_ivshm *iv = ism_dev_priv(ism);
+	int ret;
+
+	if (uuid_equal(rgid, &ism->gid))
+		return 0;
+	rcu_read_lock();
+	ret = ism_ivshm_peer_slot(iv, rgid);
+	rcu_read_unlock();
+	return ret < 0 ? ret : 0;
+}
+
+/* Caller holds dmb_lock. Next-fit from the cursor, then from the start. */
+static long ism_ivshm_alloc_units(struct ism_ivshm *iv, u32 n)
+{
+	unsigned long units = iv->geo.data_len / IVSHM_UNIT, at;
+
+	at = bitmap_find_next_zero_area(iv->pages_used, units, iv->next_page,
+					n, 0);
+	if (at >= units)
+		at = bitmap_find_next_zero_area(iv->pages_used, units, 0, n, 0);
+	if (at >= units)
+		return -ENOSPC;
+	bitmap_set(iv->pages_used, at, n);
+	iv->next_page = at + n;
+	return at;
+}
+
+/* Caller holds dmb_lock. */
+static int ism_ivshm_alloc_idx(struct ism_ivshm *iv)
+{
+	u32 max = iv->geo.max_dmbs;
+	unsigned long idx;
+
+	idx = find_next_zero_bit(iv->dmb_used, max, iv->next_idx);
+	if (idx >= max)
+		idx = find_first_zero_bit(iv->dmb_used, max);
+	if (idx >= max)
+		return -ENOSPC;
+	__set_bit(idx, iv->dmb_used);
+	iv->next_idx = idx + 1;
+	return idx;
+}
+
+static int ism_ivshm_register_dmb(struct ism_dev *ism, struct ism_dmb *dmb)
+{
+	struct ism_ivshm *iv = ism_dev_priv(ism);
+	u32 units = DIV_ROUND_UP(dmb->len, IVSHM_UNIT);
+	u64 token = get_random_u64();
+	struct ivshm_dmb_desc desc;
+	unsigned long flags;
+	long unit;
+	void *mem;
+	int idx;
+
+	if (!dmb->len || dmb->len > ism->max_dmb_len)
+		return -EINVAL;
+	spin_lock_irqsave(&iv->dmb_lock, flags);
+	idx = ism_ivshm_alloc_idx(iv);
+	unit = idx < 0 ? idx : ism_ivshm_alloc_units(iv, units);
+	if (unit < 0) {
+		if (idx >= 0)
+			__clear_bit(idx, iv->dmb_used);
+		spin_unlock_irqrestore(&iv->dmb_lock, flags);
+		return unit;
+	}
+	token = ivshm_token(iv->slot, idx, token);
+	iv->dmbs[idx] = (struct ism_ivshm_dmb) {
+		.token = token,
+		.offset = unit * IVSHM_UNIT,
+		.len = dmb->len,
+	};
+	spin_unlock_irqrestore(&iv->dmb_lock, flags);
+
+	mem = ivshm_data(&iv->geo, iv->region, iv->slot, unit * IVSHM_UNIT);
+	memset(mem, 0, units * IVSHM_UNIT);
+	ivshm_clear_signals(&iv->geo, iv->region, iv->slot, idx);
+	desc.token = cpu_to_le64(token);
+	desc.offset = cpu_to_le32(unit * IVSHM_UNIT);
+	desc.len = cpu_to_le32(dmb->len);
+	export_uuid(desc.rgid, &dmb->rgid);
+	ivshm_publish_dmb(&iv->geo, iv->region, iv->slot, idx, &desc);
+
+	spin_lock_irqsave(&iv->dmb_lock, flags);
+	iv->dmbs[idx].live = true;
+	spin_unlock_irqrestore(&iv->dmb_lock, flags);
+
+	dmb->token = token;
+	dmb->idx = idx;
+	dmb->cpu_addr = mem;
+	dmb->dma_addr = virt_to_phys(mem);
+	return 0;
+}
+
+/*
+ * Tell the writer of a DMB just unregistered, if it is a present peer.
+ * Process or softirq context.
+ */
+static void ism_ivshm_post(struct ism_ivshm *iv, u32 receiver,
+			   const struct ism_event *ev, bool ring)
+{
+	struct ism_ivshm_peer *peer;
+	unsigned long flags;
+
+	spin_lock_irqsave(&iv->tx_lock, flags);
+	ivshm_post_event(&iv->geo, iv->region, iv->slot, receiver,
+			 ++iv->ev_sent[receiver], ev);
+	spin_unlock_irqrestore(&iv->tx_lock, flags);
+	if (!ring)
+		return;
+	rcu_read_lock();
+	peer = rcu_dereference(iv->peers[receiver]);
+	if (peer)
+		ism_ivshm_ring(iv, peer->doorbell);
+	rcu_read_unlock();
+}
+
+static int ism_ivshm_unregister_dmb(struct ism_dev *ism, struct ism_dmb *dmb)
+{
+	struct ism_ivshm *iv = ism_dev_priv(ism);
+	struct ism_event ev = { .type = ISM_EVT_DMB, .token = dmb->token };
+	struct ism_ivshm_dmb *d;
+	unsigned long flags;
+	u32 slot, idx;
+	int writer;
+
+	if (ivshm_token_split(&iv->geo, dmb->token, &slot, &idx) ||
+	    slot != iv->slot)
+		return -ENOENT;
+	spin_lock_irqsave(&iv->dmb_lock, flags);
+	d = &iv->dmbs[idx];
+	if (!d->live || d->token != dmb->token) {
+		spin_unlock_irqrestore(&iv->dmb_lock, flags);
+		return -ENOENT;
+	}
+	ivshm_retract_dmb(&iv->geo, iv->region, iv->slot, idx);
+	bitmap_clear(iv->pages_used, d->offset / IVSHM_UNIT,
+		     DIV_ROUND_UP(d->len, IVSHM_UNIT));
+	__clear_bit(idx, iv->dmb_used);
+	d->live = false;
+	d->token = 0;
+	spin_unlock_irqrestore(&iv->dmb_lock, flags);
+
+	rcu_read_lock();
+	writer = ism_ivshm_peer_slot(iv, &dmb->rgid);
+	rcu_read_unlock();
+	if (writer >= 0)
+		ism_ivshm_post(iv, writer, &ev, true);
+	return 0;
+}
+
+/*
+ * Where a write of @size bytes at @offset of DMB @token goes, and the
+ * DMB's owner slot, index and length. Caller holds rcu_read_lock(): the
+ * owner's peer entry stays valid, and the data area is mapped as long as
+ * the device exists.
+ */
+static int ism_ivshm_target(struct ism_ivshm *iv, u64 token, void **dst,
+			    u32 *slot, u32 *idx, u32 *len)
+{
+	struct ism_dev *ism = iv->ism;
+	unsigned long flags;
+	u64 off;
+	int ret;
+
+	if (ivshm_token_split(&iv->geo, token, slot, idx))
+		return -ENOENT;
+	if (*slot == iv->slot) {
+		struct ism_ivshm_dmb *d = &iv->dmbs[*idx];
+
+		spin_lock_irqsave(&iv->dmb_lock, flags);
+		ret = d->live && d->token == token ? 0 : -ENOENT;
+		*len = d->len;
+		*dst = ivshm_data(&iv->geo, iv->region, iv->slot, d->offset);
+		spin_unlock_irqrestore(&iv->dmb_lock, flags);
+		return ret;
+	}
+	if (!rcu_dereference(iv->peers[*slot]))
+		return -ENOENT;
+	ret = ivshm_find_dmb(&iv->geo, iv->region, token, &ism->gid, &off,
+			     len);
+	if (ret == -EBADMSG)
+		dev_warn_ratelimited(&iv->pdev->dev,
+				     "slot %u published a malformed DMB\n",
+				     *slot);
+	*dst = iv->region + off;
+	return ret;
+}
+
+static int ism_ivshm_move_data(struct ism_dev *ism, u64 token,
+			       unsigned int bit, bool sf, unsigned int offset,
+			       const void *data, unsigned int size)
+{
+	struct ism_ivshm *iv = ism_dev_priv(ism);
+	struct ism_ivshm_peer *peer;
+	u32 slot, idx, len;
+	void *dst;
+	int ret;
+
+	if (bit >= ISM_DMBE_BITS || (!data && size))
+		return -EINVAL;
+	rcu_read_lock();
+	ret = ism_ivshm_target(iv, token, &dst, &slot, &idx, &len);
+	if (ret)
+		goto out;
+	if (!ism_dmb_range_ok(len, offset, size)) {
+		ret = -EINVAL;
+		goto out;
+	}
+	dst += offset;
+	/* An attached writer built the data in place: nothing to copy. */
+	if (dst != data)
+		memcpy(dst, data, size);
+	if (!sf)
+		goto out;
+	if (slot == iv->slot) {
+		ism_handle_irq(ism, idx, BIT(bit));
+		goto out;
+	}
+	ivshm_signal(&iv->geo, iv->region, slot, idx, BIT(bit));
+	peer = rcu_dereference(iv->peers[slot]);
+	if (peer)
+		ism_ivshm_ring(iv, peer->doorbell);
+out:
+	rcu_read_unlock();
+	return ret;
+}
+
+/*
+ * The region stays mapped while the device exists, so an attachment pins
+ * nothing: detaching has nothing to undo.
+ */
+static int ism_ivshm_attach_dmb(struct ism_dev *ism, struct ism_dmb *dmb)
+{
+	struct ism_ivshm *iv = ism_dev_priv(ism);
+	u32 slot, idx, len;
+	void *dst;
+	int ret;
+
+	rcu_read_lock();
+	ret = ism_ivshm_target(iv, dmb->token, &dst, &slot, &idx, &len);
+	rcu_read_unlock();
+	if (ret)
+		return ret;
+	dmb->cpu_addr = dst;
+	dmb->len = len;
+	dmb->idx = idx;
+	return 0;
+}
+
+static int ism_ivshm_detach_dmb(struct ism_dev *ism, u64 token)
+{
+	return 0;
+}
+
+static u16 ism_ivshm_get_chid(struct ism_dev *ism)
+{
+	struct ism_ivshm *iv = ism_dev_priv(ism);
+
+	return ivshm_chid(&iv->geo);
+}
+
+static int ism_ivshm_signal_event(struct ism_dev *ism, const uuid_t *rgid,
+				  u32 trigger_irq, u32 event_code, u64 info)
+{
+	struct ism_ivshm *iv = ism_dev_priv(ism);
+	struct ism_event ev = {
+		.type = ISM_EVT_SWR,
+		.code = event_code,
+		.info = info,
+	};
+	int slot;
+
+	if (uuid_equal(rgid, &ism->gid)) {
+		ev.gid = ism->gid;
+		ism_handle_event(ism, &ev);
+		return 0;
+	}
+	rcu_read_lock();
+	slot = ism_ivshm_peer_slot(iv, rgid);
+	rcu_read_unlock();
+	if (slot < 0)
+		return slot;
+	ism_ivshm_post(iv, slot, &ev, trigger_irq);
+	return 0;
+}
+
+const struct ism_device_ops ism_ivshm_ops = {
+	.query_remote_gid = ism_ivshm_query_remote_gid,
+	.register_dmb = ism_ivshm_register_dmb,
+	.unregister_dmb = ism_ivshm_unregister_dmb,
+	.move_data = ism_ivshm_move_data,
+	.get_chid = ism_ivshm_get_chid,
+	.signal_event = ism_ivshm_signal_event,
+	.attach_dmb = ism_ivshm_attach_dmb,
+	.detach_dmb = ism_ivshm_detach_dmb,
+};
