@@ -45,7 +45,7 @@ TOOLS := $(TOOLS_SRC:.c=)
 TOOLS_CFLAGS ?= -O2 -g -Wall -Wextra
 TOOLS_EXTRA_CFLAGS ?=
 
-.PHONY: all modules tools modules_install clean check lint kunit vm stock \
+.PHONY: all modules tools modules_install clean check lint kunit vm stock pair \
 	bench demo stress htmldocs help print-tools kdir
 
 all: modules tools
@@ -104,6 +104,11 @@ vm:
 stock:
 	@$(TESTDIR)/stock.sh
 
+# Two debug VMs on one virtual ISM region, SMC-D between them, one killed
+# and restarted: MODE=doorbell (default) or plain.
+pair:
+	@$(TESTDIR)/pair.sh $(MODE)
+
 # bench, demo and stress append their figures to the results file
 # (record.sh; ISM_RECORD=0 only prints).
 bench:
@@ -142,6 +147,7 @@ help:
 	@echo 'make kunit [SUITE=GLOB] KUnit + e2e tests in the debug VM'
 	@echo 'make vm [SUITE=GLOB]    shell in the debug VM, modules loaded'
 	@echo 'make stock              modules and e2e tests on the Debian stock kernel'
+	@echo 'make pair [MODE=plain]  two debug VMs on a virtual ISM region, SMC-D between'
 	@echo 'make demo               sockperf over TCP and SMC-D on the stock kernel, one table'
 	@echo 'make stress             the reliability run (60 s stress, 100 churn cycles, ...)'
 	@echo 'make bench              run ism_bench.ko on the Debian stock kernel in a VM'

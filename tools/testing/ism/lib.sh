@@ -67,6 +67,20 @@ judge_vm() {
 	exit 1
 }
 
+# stage_initramfs TREE OUT MODROOT INITRD: the debug VM's initramfs for
+# TREE's kernel: our modules (built into OUT by build-modules.sh unless
+# ISM_REUSE_BUILD=1) installed in MODROOT, the tools and the selftests.
+stage_initramfs() {
+	if [ "${ISM_REUSE_BUILD:-0}" != 1 ]; then
+		"$ISM_TESTDIR/build-modules.sh" "$1" "$2" || return 1
+	fi
+	_progs=$("$ISM_TESTDIR/tools.sh") || { log "building the tools failed"; return 1; }
+	"$ISM_TESTDIR/modstage.sh" "$1" "$(cat "$1/include/config/kernel.release")" \
+		- "$2" "$3" || return 1
+	# shellcheck disable=SC2086 # a list of paths without blanks
+	"$ISM_TESTDIR/mkinitramfs.sh" "$4" "$3" $_progs
+}
+
 # Our .ko files under a build directory, KUnit modules included.
 our_modules() {
 	find "$1" -name '*.ko' | sort

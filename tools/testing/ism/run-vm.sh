@@ -13,7 +13,7 @@
 # accel.sh): KVM only where a probe guest booted under it, else TCG;
 # ISM_QEMU_ACCEL=kvm|tcg forces it. The guest learns it as ism.accel=.
 # The CPU model is host under KVM and max under TCG; ISM_QEMU_CPU sets
-# another.
+# another. ISM_QEMU_ARGS adds QEMU arguments (devices), split at blanks.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -35,9 +35,10 @@ timeout_s=${ISM_VM_TIMEOUT:-$limit}
 # oops=panic: the first oops ends the run rather than wedging it.
 # printk.devkmsg=on: don't rate-limit the protocol lines from /init.
 append="console=ttyS0 loglevel=7 panic=-1 oops=panic printk.devkmsg=on ism.accel=$accel $*"
+# shellcheck disable=SC2086 # ISM_QEMU_ARGS: QEMU arguments without blanks
 set -- qemu-system-x86_64 -machine q35,accel=$accel -cpu "${ISM_QEMU_CPU:-$cpu}" -smp 2 \
 	-m "${ISM_VM_MEM:-1024}" -no-reboot -kernel "$kernel" -initrd "$initrd" \
-	-append "$append"
+	-append "$append" ${ISM_QEMU_ARGS:-}
 
 if [ "$logf" = - ]; then
 	exec "$@" -nographic

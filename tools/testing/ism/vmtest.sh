@@ -24,14 +24,7 @@ qemu_accel || exit 1
 ksrc || exit 1
 tree=$ISM_KSRC
 
-if [ "${ISM_REUSE_BUILD:-0}" != 1 ]; then
-	"$ISM_TESTDIR/build-modules.sh" "$tree" "$out" || exit 1
-fi
-progs=$("$ISM_TESTDIR/tools.sh") || { log "vmtest: building the tools failed"; exit 1; }
-kver=$(cat "$tree/include/config/kernel.release")
-"$ISM_TESTDIR/modstage.sh" "$tree" "$kver" - "$out" "$out/modroot" || exit 1
-# shellcheck disable=SC2086
-"$ISM_TESTDIR/mkinitramfs.sh" "$out/initramfs.cpio.gz" "$out/modroot" $progs || exit 1
+stage_initramfs "$tree" "$out" "$out/modroot" "$out/initramfs.cpio.gz" || exit 1
 
 args="ism.mode=$mode${SUITE:+ ism.suite=$SUITE}${ISM_APPEND:+ $ISM_APPEND}"
 args="$args${ISM_E2E_TIMEOUT:+ ism.e2e_timeout=$ISM_E2E_TIMEOUT}"

@@ -1,0 +1,153 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# One guest of two on a virtual ISM region (ism_ivshm), joined by a
+# virtio-net link for SMC's TCP handshake; tools/testing/ism/pair.sh
+# starts them and the region's server. ISM_PAIR_ROLE says which guest
+# this is:
+#   a   10.77.0.1, formats the region (ism_ivshm.format=1 on its command
+#       line) and runs the servers; it sees b killed mid-transfer, then
+#       talks to b2
+#   b   10.77.0.2, the clients; the host kills it during its last transfer
+#   b2  10.77.0.2 again, a restarted b rejoining the region; then it
+#       announces the hostile phase, in which the host scribbles over the
+#       region's metadata (region_scribble) while a and b2 run traffic
+# Every check is made on both ends: SMC-D on the virtual ISM device, not
+# TCP; data intact (smc_xfer checksums every connection). In the hostile
+# phase transfers may fail; the guests must report the damage and live
+# on (the host judges their logs for kernel reports).
+ISM_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
+. "$ISM_LIB/ktap.sh"
+. "$ISM_LIB/smc.sh"
+
+role=${ISM_PAIR_ROLE:?}
+peer=10.77.0.1
+case $role in
+a) addr=10.77.0.1 peer=10.77.0.2 ;;
+b | b2) addr=10.77.0.2 ;;
+*) ktap_skip "ISM_PAIR_ROLE=$role: not a, b or b2" ;;
+esac
+
+# The devices appear only once the first guest formatted the region:
+# the others ask the driver to probe again until they have one.
+ivshm_dev() {
+	for _d in /sys/class/ism/ismiv*; do
+		[ -e "$_d" ] && echo "${_d##*/}" && return 0
+	done
+	return 1
+}
+bind_ivshm() {
+	[ -n "$(ivshm_dev)" ] && return 0
+	for d in /sys/bus/pci/devices/*; do
+		[ "$(cat "$d/vendor"):$(cat "$d/device")" = 0x1af4:0x1110 ] &&
+			echo "${d##*/}" >/sys/bus/pci/drivers/ism_ivshm/bind 2>/dev/null
+	done
+	[ -n "$(ivshm_dev)" ]
+}
+
+# drvlog: the driver's own kernel log lines (not the copies of them
+# this test prints, which reach the log too)
+drvlog() {
+	dmesg | grep -E '^\[ *[0-9.]+\] ism_ivshm '
+}
+# joined N: the driver has logged N peers joining (60 s)
+joined_now() {
+	[ "$(drvlog | grep -c 'joined in slot')" -ge "$1" ]
+}
+joined() {
+	wait_for 60 joined_now "$1"
+}
+# logged PATTERN: the driver logged a line matching PATTERN (ERE)
+logged() {
+	drvlog | grep -q -E "$1"
+}
+
+# client ARGS...: an smc_xfer client to the peer, retried while the
+# peer's server is not listening yet (120 s)
+client() {
+	i=0
+	while ! smc_xfer client -a $peer "$@" >/tmp/c.out 2>&1; do
+		grep -q -i 'refused' /tmp/c.out && [ $i -lt 240 ] ||
+			{ cat /tmp/c.out; return 1; }
+		i=$((i + 1))
+		sleep 0.5
+	done
+	cat /tmp/c.out
+}
+
+# both_smcd PORT: every connection on PORT listed on this end is SMC-D
+both_smcd() {
+	wait_conns 1 "$1" || { echo "# no connection on port $1 listed"; return 1; }
+	[ "$(modes "$1")" = "SMCD " ] || { echo "# modes '$(modes "$1")'"; return 1; }
+}
+
+smc_setup
+check "the virtio-net link is up" sh -c \
+	"ip addr add $addr/24 dev eth0 && ip link set eth0 up"
+check "the virtual ISM device is bound" wait_for 120 bind_ivshm
+dev=$(ivshm_dev)
+drvlog | sed 's/^/# /'
+check "the peer joined the region" joined 1
+check "SMC-D lists $dev" sh -c "smc_info dev | grep -q $dev"
+
+server() {
+	timeout 300 smc_xfer server -p "$@" >"/tmp/s.$1" 2>&1
+}
+
+case $role in
+a)
+	server 5201 -n 1 &
+	s1=$!
+	wait_listen /tmp/s.5201
+	check "SMC-D end of the connection, this side" both_smcd 5201
+	wait $s1
+	check "64M each way, checksummed" grep -q 'server conns=1 ok=1' /tmp/s.5201
+	server 5202 -n 32
+	check "32 concurrent connections" grep -q 'server conns=32 ok=32' /tmp/s.5202
+	# The last transfer never ends: the host kills b during it.
+	server 5203 -n 1
+	cat /tmp/s.5203
+	check "b killed mid-transfer: this end sees the connection fail" \
+		grep -q 'server conns=1 ok=0 failed=1 ' /tmp/s.5203
+	check "the peer is reported gone" logged 'is gone'
+	check "a restarted b rejoins" joined 2
+	server 5204 -n 1 &
+	s4=$!
+	wait_listen /tmp/s.5204
+	check "SMC-D with the rejoined guest" both_smcd 5204
+	wait $s4
+	check "8M each way with the rejoined guest" \
+		grep -q 'server conns=1 ok=1' /tmp/s.5204
+	server 5205 -n 4 -t 30
+	sed 's/^/# hostile phase: /' /tmp/s.5205
+	;;
+b)
+	client -p 5201 -b 64M --bidir -s 11 --hold 10 &
+	c1=$!
+	check "SMC-D end of the connection, this side" both_smcd 5201
+	wait $c1
+	check "64M each way, checksummed" grep -q 'client conns=1 ok=1' /tmp/c.out
+	check "32 concurrent connections" client -p 5202 -c 32 -b 256K --bidir
+	echo "# pair: the endless transfer begins"
+	client -p 5203 -b 1024G
+	;;
+b2)
+	client -p 5204 -b 8M --bidir --hold 10 &
+	c4=$!
+	check "SMC-D with the rejoined guest" both_smcd 5204
+	wait $c4
+	check "8M each way after rejoining" grep -q 'client conns=1 ok=1' /tmp/c.out
+	echo "# pair: the hostile phase begins"
+	smc_xfer client -a $peer -p 5205 -c 4 -b 16M --bidir -t 30 2>&1 |
+		sed 's/^/# hostile phase: /'
+	;;
+esac
+if [ "$role" != b ]; then
+	drvlog | tail -n 20 | sed 's/^/# /'
+	check "the device is still listed after the hostile phase" \
+		sh -c "ismctl dev | grep -q $dev"
+	check "the driver reported the damage" \
+		logged 'malformed|taken by another'
+fi
+smc_ueid flush
+ktap_finish
