@@ -87,6 +87,7 @@ struct xfer_opts {
 	uint64_t seed;
 	int verbose;
 	int close_at_once;	/* no xfer_close() settling */
+	int splice;		/* receive through splice() into a pipe */
 };
 
 /* ---- data: generator, chunk sizes, checksum (xfer_data.c) ---- */
@@ -147,8 +148,9 @@ int xfer_read_full(int fd, void *buf, size_t len);
 int xfer_write_full(int fd, const void *buf, size_t len);
 void xfer_send_stream(int fd, uint64_t seed, uint32_t conn_id, int dir,
 		      uint64_t len, int with_trailer, struct xfer_stream *st);
-void xfer_recv_stream(int fd, uint64_t seed, uint32_t conn_id, int dir,
-		      uint64_t len, int with_trailer, struct xfer_stream *st);
+void xfer_recv_stream(int fd, int use_splice, uint64_t seed, uint32_t conn_id,
+		      int dir, uint64_t len, int with_trailer,
+		      struct xfer_stream *st);
 int xfer_send_result(int fd, const struct xfer_stream *st);
 int xfer_recv_result(int fd, struct xfer_result *r);
 const char *xfer_status_name(enum xfer_status s);

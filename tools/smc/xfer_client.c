@@ -15,7 +15,7 @@ static void *client_rx(void *arg)
 {
 	struct xfer_conn *c = arg;
 
-	xfer_recv_stream(c->fd, c->hdr.seed, c->id, XFER_DIR_SC,
+	xfer_recv_stream(c->fd, c->o->splice, c->hdr.seed, c->id, XFER_DIR_SC,
 			 c->hdr.len_sc, 1, &c->rx);
 	return NULL;
 }

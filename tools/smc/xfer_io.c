@@ -3,7 +3,9 @@
  * smc_xfer I/O: sockets, whole reads and writes, the checked streams and
  * the result messages.
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,10 +162,36 @@ out:
 	free(buf);
 }
 
-/* Reads in random sizes too, so the receiver's side is exercised alike. */
-void xfer_recv_stream(int fd, uint64_t seed, uint32_t conn_id, int dir,
-		      uint64_t len, int with_trailer, struct xfer_stream *st)
+/*
+ * One read of at most @len bytes from @fd; with @pipefd, by splice() into
+ * the pipe and then from it, as a zero-copy receiver does: SMC then hands
+ * the pages of its receive buffer to the pipe.
+ */
+static ssize_t xfer_read_some(int fd, void *buf, size_t len,
+			      const int *pipefd)
 {
+	ssize_t n;
+	int ret;
+
+	if (!pipefd)
+		return read(fd, buf, len);
+	n = splice(fd, NULL, pipefd[1], NULL, len, SPLICE_F_MOVE);
+	if (n <= 0)
+		return n;
+	ret = xfer_read_full(pipefd[0], buf, n);
+	if (ret) {
+		errno = ret < 0 ? -ret : EIO;
+		return -1;
+	}
+	return n;
+}
+
+/* Reads in random sizes too, so the receiver's side is exercised alike. */
+void xfer_recv_stream(int fd, int use_splice, uint64_t seed, uint32_t conn_id,
+		      int dir, uint64_t len, int with_trailer,
+		      struct xfer_stream *st)
+{
+	int pipefd[2] = { -1, -1 };
 	uint8_t *buf, *want;
 	struct xfer_trailer t;
 	struct xfer_sum sum;
@@ -179,6 +207,10 @@ void xfer_recv_stream(int fd, uint64_t seed, uint32_t conn_id, int dir,
 		xfer_fail(st, XFER_IO, ENOMEM);
 		goto out;
 	}
+	if (use_splice && pipe2(pipefd, O_CLOEXEC)) {
+		xfer_fail(st, XFER_IO, errno);
+		goto out;
+	}
 	xfer_gen_init(&gen, seed, conn_id, dir);
 	xfer_rng_init(&rng, seed, conn_id, dir | 0x80);
 	while (st->bytes < len) {
@@ -187,7 +219,8 @@ void xfer_recv_stream(int fd, uint64_t seed, uint32_t conn_id, int dir,
 
 		if (want_n > len - st->bytes)
 			want_n = len - st->bytes;
-		n = read(fd, buf, want_n);
+		n = xfer_read_some(fd, buf, want_n,
+				   use_splice ? pipefd : NULL);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -223,6 +256,10 @@ void xfer_recv_stream(int fd, uint64_t seed, uint32_t conn_id, int dir,
 		xfer_fail(st, XFER_BAD_CSUM, 0);
 out:
 	st->csum = xfer_sum_final(&sum);
+	if (pipefd[0] >= 0) {
+		close(pipefd[0]);
+		close(pipefd[1]);
+	}
 	free(buf);
 	free(want);
 }

@@ -16,10 +16,10 @@ static const char help[] =
 "\n"
 "SYNOPSIS\n"
 "    smc_xfer server [-6] [-T] [-a ADDR] [-p PORT] [-n CONNS] [-t SECS] [-v]\n"
-"                    [--close-at-once]\n"
+"                    [--close-at-once] [--splice]\n"
 "    smc_xfer client [-6] [-T] -a ADDR [-p PORT] [-b BYTES] [-c CONNS]\n"
 "                    [--bidir] [--abort-after BYTES] [--hold SECS]\n"
-"                    [-s SEED] [-t SECS] [-v] [--close-at-once]\n"
+"                    [-s SEED] [-t SECS] [-v] [--close-at-once] [--splice]\n"
 "    smc_xfer -h | --help\n"
 "\n"
 "DESCRIPTION\n"
@@ -83,6 +83,9 @@ static const char help[] =
 "                      finished ending it (at most 10 s), because Linux\n"
 "                      6.1's SMC leaks a socket closed while its link\n"
 "                      group is being terminated (device removal)\n"
+"    --splice          receive with splice() into a pipe, then read the\n"
+"                      pipe: SMC's zero-copy receive path, which hands\n"
+"                      the receive buffer's pages to the pipe\n"
 "    -h, --help        show this text\n"
 "\n"
 "EXIT STATUS\n"
@@ -138,6 +141,7 @@ static int parse_opts(int argc, char **argv, struct xfer_opts *o)
 		{ "timeout", required_argument, NULL, 't' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "close-at-once", no_argument, NULL, 'C' },
+		{ "splice", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -198,6 +202,9 @@ static int parse_opts(int argc, char **argv, struct xfer_opts *o)
 			break;
 		case 'C':
 			o->close_at_once = 1;
+			break;
+		case 'S':
+			o->splice = 1;
 			break;
 		case 'h':
 			fputs(help, stdout);

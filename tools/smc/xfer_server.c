@@ -147,8 +147,8 @@ static void *server_conn(void *arg)
 		}
 		tx_started = 1;
 	}
-	xfer_recv_stream(c->fd, c->hdr.seed, c->hdr.conn_id, XFER_DIR_CS,
-			 c->hdr.len_cs, !abort, &c->rx);
+	xfer_recv_stream(c->fd, c->o->splice, c->hdr.seed, c->hdr.conn_id,
+			 XFER_DIR_CS, c->hdr.len_cs, !abort, &c->rx);
 	if (abort) {
 		/* unblock a sender the client no longer reads from */
 		server_check_abort(c);
