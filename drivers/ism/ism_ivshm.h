@@ -9,10 +9,14 @@
 #include <linux/hrtimer.h>
 #include <linux/ism.h>
 #include <linux/pci.h>
+#include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 
 #include "ivshm_layout.h"
+
+/* The largest DMB, and the size of the region's compound pages. */
+#define ISM_IVSHM_COMPOUND	SZ_1M
 
 /* BAR0 registers of the ivshmem device */
 #define IVSHM_REG_IVPOSITION	8

@@ -11,6 +11,7 @@
  */
 #include <linux/bitmap.h>
 #include <linux/io.h>
+#include <linux/log2.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 
@@ -48,15 +49,26 @@ static int ism_ivshm_query_remote_gid(struct ism_dev *ism,
 	return ret < 0 ? ret : 0;
 }
 
-/* Caller holds dmb_lock. Next-fit from the cursor, then from the start. */
+/*
+ * Caller holds dmb_lock. Next-fit from the cursor, then from the start.
+ * The DMB is aligned in the region to its size rounded up to a power of
+ * two, at most ISM_IVSHM_COMPOUND: it lies in one compound page.
+ */
 static long ism_ivshm_alloc_units(struct ism_ivshm *iv, u32 n)
 {
-	unsigned long units = iv->geo.data_len / IVSHM_UNIT, at;
+	unsigned long units = iv->geo.data_len / IVSHM_UNIT, at, mask, off;
+	const struct ivshm_geo *geo = &iv->geo;
 
-	at = bitmap_find_next_zero_area(iv->pages_used, units, iv->next_page,
-					n, 0);
+	mask = min_t(unsigned long, roundup_pow_of_two(n),
+		     ISM_IVSHM_COMPOUND / IVSHM_UNIT) - 1;
+	/* Where the data area starts, in units of the region. */
+	off = (geo->part_off + (u64)iv->slot * geo->part_size +
+	       geo->data_off) / IVSHM_UNIT;
+	at = bitmap_find_next_zero_area_off(iv->pages_used, units,
+					    iv->next_page, n, mask, off & mask);
 	if (at >= units)
-		at = bitmap_find_next_zero_area(iv->pages_used, units, 0, n, 0);
+		at = bitmap_find_next_zero_area_off(iv->pages_used, units, 0, n,
+						    mask, off & mask);
 	if (at >= units)
 		return -ENOSPC;
 	bitmap_set(iv->pages_used, at, n);
@@ -255,7 +267,9 @@ static int ism_ivshm_move_data(struct ism_dev *ism, u64 token,
 		ism_handle_irq(ism, idx, BIT(bit));
 		goto out;
 	}
-	ivshm_signal(&iv->geo, iv->region, slot, idx, BIT(bit));
+	/* One doorbell per batch the owner has yet to take, not per signal. */
+	if (!ivshm_signal(&iv->geo, iv->region, slot, idx, BIT(bit)))
+		goto out;
 	peer = rcu_dereference(iv->peers[slot]);
 	if (peer)
 		ism_ivshm_ring(iv, peer->doorbell);

@@ -115,11 +115,14 @@ static void ivshm_signals(struct kunit *test)
 	u32 last = r->geo.max_dmbs - 1;
 	struct ivshm_taken t = { };
 
-	ivshm_signal(&r->geo, r->mem, OWNER, 0, BIT(0));
-	ivshm_signal(&r->geo, r->mem, OWNER, 0, BIT(15));
-	ivshm_signal(&r->geo, r->mem, OWNER, 31, BIT(3));
-	ivshm_signal(&r->geo, r->mem, OWNER, 32, BIT(4));
-	ivshm_signal(&r->geo, r->mem, OWNER, last, BIT(5));
+	/* Only a signal into an empty summary word asks for a wake-up. */
+	KUNIT_EXPECT_TRUE(test, ivshm_signal(&r->geo, r->mem, OWNER, 0, BIT(0)));
+	KUNIT_EXPECT_FALSE(test, ivshm_signal(&r->geo, r->mem, OWNER, 0, BIT(15)));
+	KUNIT_EXPECT_FALSE(test, ivshm_signal(&r->geo, r->mem, OWNER, 31, BIT(3)));
+	KUNIT_EXPECT_TRUE(test, ivshm_signal(&r->geo, r->mem, OWNER, 32, BIT(4)));
+	/* In the word of 32 or in a later one. */
+	KUNIT_EXPECT_EQ(test, ivshm_signal(&r->geo, r->mem, OWNER, last,
+					   BIT(5)), last / 32 != 1);
 	/* Another partition's signals are not this one's. */
 	ivshm_signal(&r->geo, r->mem, OWNER + 1, 1, BIT(1));
 	KUNIT_ASSERT_EQ(test, ivshm_take_signals(&r->geo, r->mem, OWNER,
@@ -134,8 +137,8 @@ static void ivshm_signals(struct kunit *test)
 	t.n = 0;
 	KUNIT_EXPECT_EQ(test, ivshm_take_signals(&r->geo, r->mem, OWNER,
 						 ivshm_test_deliver, &t), 0U);
-	/* Cleared bits are not delivered. */
-	ivshm_signal(&r->geo, r->mem, OWNER, 7, BIT(2));
+	/* Cleared bits are not delivered; taken words ask for a wake-up again. */
+	KUNIT_EXPECT_TRUE(test, ivshm_signal(&r->geo, r->mem, OWNER, 7, BIT(2)));
 	ivshm_clear_signals(&r->geo, r->mem, OWNER, 7);
 	KUNIT_EXPECT_EQ(test, ivshm_take_signals(&r->geo, r->mem, OWNER,
 						 ivshm_test_deliver, &t), 0U);

@@ -439,16 +439,20 @@ EXPORT_SYMBOL_IF_KUNIT(ivshm_data);
  *
  * The mask is set before the summary bit, so an owner that sees the
  * summary bit finds the mask.
+ *
+ * Return: true if the summary word was empty: the owner must be woken.
+ * Otherwise whoever made it non-empty woke the owner, and the owner takes
+ * this bit with the word.
  */
-void ivshm_signal(const struct ivshm_geo *geo, void *region, u32 slot,
+bool ivshm_signal(const struct ivshm_geo *geo, void *region, u32 slot,
 		  u32 idx, u16 dmbemask)
 {
 	atomic_or((__force int)cpu_to_le32(dmbemask),
 		  &ivshm_dmbe(geo, region, slot)[idx]);
 	/* The mask before the summary bit; pairs with the owner's xchg. */
 	virt_mb();
-	atomic_or((__force int)cpu_to_le32(BIT(idx % IVSHM_SUMMARY_BITS)),
-		  &ivshm_summary(geo, region, slot)[idx / IVSHM_SUMMARY_BITS]);
+	return !atomic_fetch_or((__force int)cpu_to_le32(BIT(idx % IVSHM_SUMMARY_BITS)),
+				&ivshm_summary(geo, region, slot)[idx / IVSHM_SUMMARY_BITS]);
 }
 EXPORT_SYMBOL_IF_KUNIT(ivshm_signal);
 

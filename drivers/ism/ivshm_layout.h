@@ -228,7 +228,7 @@ int ivshm_find_dmb(const struct ivshm_geo *geo, const void *region,
 void *ivshm_data(const struct ivshm_geo *geo, void *region, u32 slot,
 		 u32 offset);
 
-void ivshm_signal(const struct ivshm_geo *geo, void *region, u32 slot,
+bool ivshm_signal(const struct ivshm_geo *geo, void *region, u32 slot,
 		  u32 idx, u16 dmbemask);
 unsigned int ivshm_take_signals(const struct ivshm_geo *geo, void *region,
 				u32 slot,

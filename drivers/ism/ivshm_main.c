@@ -15,6 +15,7 @@
 #include <linux/delay.h>
 #include <linux/idr.h>
 #include <linux/io.h>
+#include <linux/log2.h>
 #include <linux/memremap.h>
 #include <linux/module.h>
 #include <linux/random.h>
@@ -70,7 +71,13 @@ static enum hrtimer_restart ism_ivshm_poll(struct hrtimer *timer)
 	return HRTIMER_RESTART;
 }
 
-/* Map BAR2 with struct pages: SMC calls virt_to_page() on DMBs. */
+/*
+ * Map BAR2 with struct pages: SMC calls virt_to_page() on DMBs. Its
+ * splice() hands a pipe a DMB's first page with an offset up to the
+ * DMB's length, which the kernel accepts only within one compound page:
+ * the pages come in compound pages of ISM_IVSHM_COMPOUND bytes, and no
+ * DMB crosses one (ism_ivshm_alloc_units()).
+ */
 static void *ism_ivshm_map(struct pci_dev *pdev)
 {
 	struct dev_pagemap *pgmap;
@@ -89,6 +96,9 @@ static void *ism_ivshm_map(struct pci_dev *pdev)
 	pgmap->range.start = pci_resource_start(pdev, 2);
 	pgmap->range.end = pci_resource_end(pdev, 2);
 	pgmap->nr_range = 1;
+	pgmap->vmemmap_shift = ilog2(min_t(u64, ISM_IVSHM_COMPOUND,
+					   pci_resource_len(pdev, 2)) >>
+				     PAGE_SHIFT);
 	return devm_memremap_pages(&pdev->dev, pgmap);
 }
 
@@ -304,7 +314,7 @@ static int ism_ivshm_probe(struct pci_dev *pdev,
 	if (ret)
 		goto put;
 	ism_ivshm_gen_gid(&ism->gid);
-	ism->max_dmb_len = min_t(u32, SZ_1M, iv->geo.data_len);
+	ism->max_dmb_len = min_t(u32, ISM_IVSHM_COMPOUND, iv->geo.data_len);
 	ism->max_dmbs = iv->geo.max_dmbs;
 	ism->dev.parent = &pdev->dev;
 	ret = dev_set_name(&ism->dev, "ismiv%d", iv->index);

@@ -103,9 +103,13 @@ int ism_lo_register_dmb(struct ism_dev *ism, struct ism_dmb *dmb)
 	new = kzalloc(sizeof(*new), GFP_KERNEL);
 	if (!new)
 		return -ENOMEM;
-	/* Page-backed linear-map memory: clients may use virt_to_page(). */
+	/*
+	 * Page-backed linear-map memory: clients may use virt_to_page().
+	 * One compound page, since SMC's splice() hands a pipe the first
+	 * page with an offset up to the DMB's length.
+	 */
 	new->cpu_addr = (void *)__get_free_pages(GFP_KERNEL | __GFP_ZERO |
-						 __GFP_NOWARN,
+						 __GFP_NOWARN | __GFP_COMP,
 						 get_order(dmb->len));
 	if (!new->cpu_addr) {
 		kfree(new);
