@@ -122,7 +122,7 @@ step "lint: checkpatch, kernel-doc, htmldocs, generated files, exports"
 # whose last line is its "# N passed, N failed"
 tool_check() {
 	_log=$ISM_BUILD/$2-check.log
-	if make -s -C "$ISM_ROOT/$1" check CFLAGS='-O2 -g -Werror' >"$_log" 2>&1; then
+	if make -s --no-print-directory -C "$ISM_ROOT/$1" check CFLAGS='-O2 -g -Werror' >"$_log" 2>&1; then
 		result ok "tools: $3" "$(tail -n 1 "$_log" | sed 's/^# //')"
 	else
 		cat "$_log" >&2
