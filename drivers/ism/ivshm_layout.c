@@ -64,6 +64,25 @@ static struct ivshm_evq *ivshm_evq(const struct ivshm_geo *geo,
 	       receiver * geo->evq_size;
 }
 
+/*
+ * Copy @len bytes at @src, whose field at @field must read @want before
+ * and after the copy. Writers clear that field first and set it last
+ * (ivshm_publish_dmb(), ivshm_post_event()), so a copy taken while one
+ * wrote is refused.
+ */
+static bool ivshm_copy_stable(void *dst, const void *src, size_t len,
+			      const __le64 *field, u64 want)
+{
+	if (le64_to_cpu(READ_ONCE(*field)) != want)
+		return false;
+	/* Pairs with the writer's barriers: field, copy, field again. */
+	virt_rmb();
+	memcpy(dst, src, len);
+	/* The copy is complete before the field is checked again. */
+	virt_rmb();
+	return le64_to_cpu(READ_ONCE(*field)) == want;
+}
+
 /**
  * ivshm_geometry() - compute a region's geometry from its parameters
  * @geo: filled on success; region_id is left alone
@@ -391,14 +410,7 @@ int ivshm_find_dmb(const struct ivshm_geo *geo, const void *region,
 	if (ivshm_token_split(geo, token, &slot, &idx))
 		return -ENOENT;
 	d = ivshm_desc(geo, region, slot, idx);
-	if (le64_to_cpu(READ_ONCE(d->token)) != token)
-		return -ENOENT;
-	/* Pairs with ivshm_publish_dmb(): token, copy, token again. */
-	virt_rmb();
-	memcpy(&copy, d, sizeof(copy));
-	/* The copy is complete before the token is checked again. */
-	virt_rmb();
-	if (le64_to_cpu(READ_ONCE(d->token)) != token)
+	if (!ivshm_copy_stable(&copy, d, sizeof(copy), &d->token, token))
 		return -ENOENT;
 	if (memcmp(copy.rgid, writer->b, sizeof(copy.rgid)))
 		return -EACCES;
@@ -592,14 +604,7 @@ int ivshm_read_event(const struct ivshm_geo *geo, const void *region,
 	struct ivshm_evq_entry copy;
 	u32 type;
 
-	if (le64_to_cpu(READ_ONCE(e->seq)) != seq)
-		return -EAGAIN;
-	/* Pairs with ivshm_post_event(): seq, copy, seq again. */
-	virt_rmb();
-	memcpy(&copy, e, sizeof(copy));
-	/* The copy is complete before the sequence is checked again. */
-	virt_rmb();
-	if (le64_to_cpu(READ_ONCE(e->seq)) != seq)
+	if (!ivshm_copy_stable(&copy, e, sizeof(copy), &e->seq, seq))
 		return -EAGAIN;
 	type = le32_to_cpu(copy.type);
 	if (type != ISM_EVT_DMB && type != ISM_EVT_SWR)
