@@ -233,7 +233,8 @@ static int ism_ivshm_target(struct ism_ivshm *iv, u64 token, void **dst,
 		dev_warn_ratelimited(&iv->pdev->dev,
 				     "slot %u published a malformed DMB\n",
 				     *slot);
-	*dst = iv->region + off;
+	if (!ret)
+		*dst = iv->region + off;
 	return ret;
 }
 
