@@ -261,7 +261,7 @@ static int ism_ivshm_move_data(struct ism_dev *ism, u64 token,
 	dst += offset;
 	/* An attached writer built the data in place: nothing to copy. */
 	if (dst != data)
-		memcpy(dst, data, size);
+		ism_copy_to_dmb(dst, data, size);
 	if (!sf)
 		goto out;
 	if (slot == iv->slot) {

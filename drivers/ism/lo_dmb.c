@@ -220,7 +220,7 @@ int ism_lo_move_data(struct ism_dev *ism, u64 token, unsigned int idx,
 	dst = dmb->cpu_addr + offset;
 	/* An attached writer built the data in place: nothing to copy. */
 	if (dst != data)
-		memcpy(dst, data, size);
+		ism_copy_to_dmb(dst, data, size);
 	if (sf)
 		ism_handle_irq(ism, dmb->slot, BIT(idx));
 out:

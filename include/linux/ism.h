@@ -178,7 +178,9 @@ struct device *ism_dev_device(struct ism_dev *dev);
  *	mask and interrupt its owner. Must reject an unknown token (-ENOENT),
  *	a range outside the DMB (-EINVAL, see ism_dmb_range_ok()), @idx
  *	not below %ISM_DMBE_BITS and a NULL @data with a non-zero @size
- *	(-EINVAL), writing nothing. @data may be
+ *	(-EINVAL), writing nothing. Each aligned 8-byte word of the
+ *	destination is written whole (ism_copy_to_dmb() does it), as SMC-D
+ *	reads its cursors with atomic64_read(). @data may be
  *	the destination itself (an attached writer) but must not partly
  *	overlap it. Any context in
  *	which the caller may be, including softirq; must not sleep.
@@ -329,6 +331,7 @@ int ism_dev_register(struct ism_dev *dev);
 void ism_dev_unregister(struct ism_dev *dev);
 void ism_handle_irq(struct ism_dev *dev, unsigned int idx, u16 dmbemask);
 void ism_handle_event(struct ism_dev *dev, const struct ism_event *event);
+void ism_copy_to_dmb(void *dst, const void *src, size_t len);
 
 /**
  * ism_dev_priv() - the driver's private area of a device
