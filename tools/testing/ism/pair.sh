@@ -14,6 +14,7 @@
 # judged like the debug VM's (parse-log.py), b's only for kernel reports.
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/region.sh"
 
 mode=${1:-doorbell}
 case $mode in
@@ -30,74 +31,31 @@ rm -f "$logs"/*.log
 stage_initramfs "$ISM_KSRC" "$out" "$logs/modroot" "$logs/initramfs.cpio.gz" ||
 	exit 1
 
-dir=$(mktemp -d /dev/shm/ism-pair.XXXXXX)
-server_pid=''
-cleanup() {
-	[ -z "$server_pid" ] || kill "$server_pid" 2>/dev/null
-	pkill -9 -f "ism-pair-$$-" 2>/dev/null
-	rm -rf "$dir"
-}
-trap cleanup EXIT
+region_start "$mode" "$logs" || { result fail "$label" "no region"; exit 1; }
 
-region=$dir/region
-if [ "$mode" = doorbell ]; then
-	"$ISM_ROOT/tools/ivshmem/ism-ivshmem-server" -S "$dir/sock" -m "$region" \
-		-l 64M -n 1 -p 8 2>"$logs/server.log" &
-	server_pid=$!
-	i=0
-	until [ -S "$dir/sock" ]; do
-		[ $i -lt 100 ] || { result fail "$label" "no server socket"; exit 1; }
-		i=$((i + 1))
-		sleep 0.1
-	done
-	iv="-chardev socket,path=$dir/sock,id=iv -device ivshmem-doorbell,chardev=iv,vectors=1"
-else
-	truncate -s 64M "$region"
-	iv="-object memory-backend-file,id=iv,mem-path=$region,size=64M,share=on -device ivshmem-plain,memdev=iv"
-fi
-
-# Two UDP ports on the loopback, one a guest: no connection to lose when
-# b is killed.
-base=$((20000 + $$ % 20000 * 2))
-# guest ROLE OWN-PORT PEER-PORT MAC KERNEL-ARGS...: boot one guest in the
-# background; its QEMU is named ism-pair-PID-ROLE
+# guest ROLE END KERNEL-ARGS...: boot one guest in the background
 guest() {
 	_role=$1
-	_net="-netdev socket,id=n,udp=127.0.0.1:$3,localaddr=127.0.0.1:$2"
-	_net="$_net -device virtio-net-pci,netdev=n,mac=$4"
-	shift 4
-	ISM_QEMU_ARGS="-name ism-pair-$$-$_role $iv $_net" \
-		"$ISM_TESTDIR/run-vm.sh" "$ISM_KSRC/arch/x86/boot/bzImage" \
-		"$logs/initramfs.cpio.gz" "$logs/$_role.log" ism.mode=pair \
+	_end=$2
+	shift 2
+	region_guest "$_role" "$_end" "$ISM_KSRC/arch/x86/boot/bzImage" \
+		"$logs/initramfs.cpio.gz" "$logs/$_role.log" ism.mode=pair ism.e2e_timeout=1500 \
 		"ism.env=ISM_PAIR_ROLE=$_role" "$@"
 }
-guest a $base $((base + 1)) 52:54:00:49:53:0a \
-	ism_ivshm.format=1 ism_ivshm.format_peers=8 &
+guest a 0 ism_ivshm.format=1 ism_ivshm.format_peers=8 &
 a_pid=$!
-guest b $((base + 1)) $base 52:54:00:49:53:0b &
+guest b 1 &
 b_pid=$!
 
-# wait_line LOG TEXT PID: until LOG has TEXT (15 min) or the VM of
-# run-vm.sh PID ended
-wait_line() {
-	_i=0
-	until grep -q "$2" "$1" 2>/dev/null; do
-		if [ $_i -ge 1800 ] || ! kill -0 "$3" 2>/dev/null; then
-			log "pair: '$2' never came in $1"
-			return 1
-		fi
-		_i=$((_i + 1))
-		sleep 0.5
-	done
-}
 # b announces its endless transfer; a few seconds in, it dies.
 wait_line "$logs/b.log" 'pair: the endless transfer begins' $b_pid && sleep 5
-pkill -9 -f "ism-pair-$$-b( |$)"
+region_kill b
 wait $b_pid
 log "pair: b's QEMU killed on purpose: its run-vm lines above say so"
-guest b2 $((base + 1)) $base 52:54:00:49:53:0b &
+guest b2 1 &
 b2_pid=$!
 if wait_line "$logs/b2.log" 'pair: the hostile phase begins' $b2_pid; then
+	# shellcheck disable=SC2154 # region: set by region_start
 	"$ISM_ROOT/tools/ivshmem/test/region_scribble" -s 15 "$region" \
 		>"$logs/scribble.log" 2>&1
 	tail -n 1 "$logs/scribble.log" >&2

@@ -79,3 +79,37 @@ modes() {
 	tr '{' '\n' </tmp/ss.json | grep -E "\"(local|peer)_port\":$1[,}]" |
 		sed -n 's/.*"mode":"\([^"-][^"]*\)".*/\1/p' | sort -u | tr '\n' ' '
 }
+
+# smc_dump: what a test shows of a stalled transfer before it gives up:
+# every SMC socket with its cursors and flags, and where each thread of
+# smc_xfer waits in the kernel
+smc_dump() {
+	echo "# smc_ss -a -e:"
+	smc_ss -a -e 2>&1 | sed 's/^/#   /'
+	for _t in /proc/[0-9]*/task/[0-9]*; do
+		[ "$(cat "$_t/comm" 2>/dev/null)" = smc_xfer ] || continue
+		echo "# smc_xfer ${_t#/proc/}: $(awk '{ printf "%s ", $2 }' "$_t/stack" 2>/dev/null)"
+	done
+}
+
+# deadline SECONDS COMMAND...: run COMMAND; if it has not ended within
+# SECONDS, smc_dump, then kill it and its children: status 124
+deadline() {
+	_secs=$1
+	shift
+	"$@" &
+	_pid=$!
+	_left=$((_secs * 2))
+	while kill -0 $_pid 2>/dev/null; do
+		if [ $_left -le 0 ]; then
+			echo "# still running after $_secs s: $*"
+			smc_dump
+			kill $(pgrep -P $_pid) $_pid 2>/dev/null
+			wait $_pid
+			return 124
+		fi
+		_left=$((_left - 1))
+		sleep 0.5
+	done
+	wait $_pid
+}

@@ -20,6 +20,7 @@
 ISM_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 . "$ISM_LIB/ktap.sh"
 . "$ISM_LIB/smc.sh"
+. "$ISM_LIB/ivshm.sh"
 
 role=${ISM_PAIR_ROLE:?}
 peer=10.77.0.1
@@ -28,40 +29,6 @@ a) addr=10.77.0.1 peer=10.77.0.2 ;;
 b | b2) addr=10.77.0.2 ;;
 *) ktap_skip "ISM_PAIR_ROLE=$role: not a, b or b2" ;;
 esac
-
-# The devices appear only once the first guest formatted the region:
-# the others ask the driver to probe again until they have one.
-ivshm_dev() {
-	for _d in /sys/class/ism/ismiv*; do
-		[ -e "$_d" ] && echo "${_d##*/}" && return 0
-	done
-	return 1
-}
-bind_ivshm() {
-	[ -n "$(ivshm_dev)" ] && return 0
-	for d in /sys/bus/pci/devices/*; do
-		[ "$(cat "$d/vendor"):$(cat "$d/device")" = 0x1af4:0x1110 ] &&
-			echo "${d##*/}" >/sys/bus/pci/drivers/ism_ivshm/bind 2>/dev/null
-	done
-	[ -n "$(ivshm_dev)" ]
-}
-
-# drvlog: the driver's own kernel log lines (not the copies of them
-# this test prints, which reach the log too)
-drvlog() {
-	dmesg | grep -E '^\[ *[0-9.]+\] ism_ivshm '
-}
-# joined N: the driver has logged N peers joining (60 s)
-joined_now() {
-	[ "$(drvlog | grep -c 'joined in slot')" -ge "$1" ]
-}
-joined() {
-	wait_for 60 joined_now "$1"
-}
-# logged PATTERN: the driver logged a line matching PATTERN (ERE)
-logged() {
-	drvlog | grep -q -E "$1"
-}
 
 # client ARGS...: an smc_xfer client to the peer, retried while the
 # peer's server is not listening yet (120 s)
@@ -91,8 +58,12 @@ drvlog | sed 's/^/# /'
 check "the peer joined the region" joined 1
 check "SMC-D lists $dev" sh -c "smc_info dev | grep -q $dev"
 
+# server PORT ARGS...: an smc_xfer server on PORT, output in /tmp/s.PORT
+xfer_server() {
+	smc_xfer server -p "$@" >"/tmp/s.$1" 2>&1
+}
 server() {
-	timeout 300 smc_xfer server -p "$@" >"/tmp/s.$1" 2>&1
+	deadline 300 xfer_server "$@"
 }
 
 case $role in
@@ -128,19 +99,20 @@ a)
 	tail -n 3 /tmp/s.5205 | sed 's/^/# hostile phase: /'
 	;;
 b)
-	client -p 5201 -b 64M --bidir -s 11 --hold 10 &
+	deadline 420 client -p 5201 -b 64M --bidir -s 11 --hold 10 &
 	c1=$!
 	check "SMC-D end of the connection, this side" both_smcd 5201
 	wait $c1
 	check "64M each way, checksummed" grep -q 'client conns=1 ok=1' /tmp/c.out
-	check "32 concurrent connections" client -p 5202 -c 32 -b 256K --bidir
+	check "32 concurrent connections" \
+		deadline 240 client -p 5202 -c 32 -b 256K --bidir
 	check "splice() of 8M each way out of DMBs, checksummed" \
-		client -p 5206 -b 8M --bidir --splice
+		deadline 240 client -p 5206 -b 8M --bidir --splice
 	echo "# pair: the endless transfer begins"
 	client -p 5203 -b 1024G
 	;;
 b2)
-	client -p 5204 -b 8M --bidir --hold 10 &
+	deadline 240 client -p 5204 -b 8M --bidir --hold 10 &
 	c4=$!
 	check "SMC-D with the rejoined guest" both_smcd 5204
 	wait $c4
