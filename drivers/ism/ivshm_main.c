@@ -256,10 +256,17 @@ static int ism_ivshm_start_rx(struct ism_ivshm *iv)
 	ret = pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_MSIX);
 	if (ret < 0)
 		return ret;
+	/*
+	 * An MSI-X message is a memory write by the function: QEMU drops
+	 * it unless bus mastering is on.
+	 */
+	pci_set_master(pdev);
 	iv->irq = pci_irq_vector(pdev, 0);
 	ret = request_irq(iv->irq, ism_ivshm_irq, 0, DRV_NAME, iv);
-	if (ret)
+	if (ret) {
+		pci_clear_master(pdev);
 		pci_free_irq_vectors(pdev);
+	}
 	return ret;
 }
 
@@ -270,6 +277,7 @@ static void ism_ivshm_stop_rx(struct ism_ivshm *iv)
 		return;
 	}
 	free_irq(iv->irq, iv);
+	pci_clear_master(iv->pdev);
 	pci_free_irq_vectors(iv->pdev);
 }
 

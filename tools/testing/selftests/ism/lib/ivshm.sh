@@ -43,3 +43,9 @@ joined() {
 logged() {
 	drvlog | grep -q -E "$1"
 }
+
+# ivshm_irqs: how many interrupts the driver has taken (doorbell mode)
+ivshm_irqs() {
+	awk '/ism_ivshm/ { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) n += $i }
+		END { print n + 0 }' /proc/interrupts
+}
