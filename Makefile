@@ -46,7 +46,7 @@ TOOLS_CFLAGS ?= -O2 -g -Wall -Wextra
 TOOLS_EXTRA_CFLAGS ?=
 
 .PHONY: all modules tools modules_install clean check lint kunit vm stock pair \
-	bench demo stress htmldocs help print-tools kdir
+	bench demo demo-vms stress htmldocs help print-tools kdir
 
 all: modules tools
 
@@ -119,6 +119,13 @@ demo:
 	@$(TESTDIR)/deps.sh
 	@$(TESTDIR)/record.sh 'make demo' '^sockperf, medians' $(TESTDIR)/stock.sh demo
 
+# The same between two stock VMs: TCP over virtio-net against SMC-D over
+# a virtual ISM region, MODE=doorbell (default) or plain.
+demo-vms:
+	@$(TESTDIR)/deps.sh
+	@$(TESTDIR)/record.sh 'make demo-vms' '^sockperf, medians' \
+		$(TESTDIR)/stock.sh demo-vms $(MODE)
+
 # The reliability run in the debug VM: the KUnit suites (the bad-input
 # table among them), then the long forms of the stress, churn, fault and
 # SMC-D load tests, and the summary.
@@ -149,6 +156,8 @@ help:
 	@echo 'make stock              modules and e2e tests on the Debian stock kernel'
 	@echo 'make pair [MODE=plain]  two debug VMs on a virtual ISM region, SMC-D between'
 	@echo 'make demo               sockperf over TCP and SMC-D on the stock kernel, one table'
+	@echo 'make demo-vms [MODE=plain]  the same between two stock VMs: virtio-net'
+	@echo '                        against SMC-D on a virtual ISM region'
 	@echo 'make stress             the reliability run (60 s stress, 100 churn cycles, ...)'
 	@echo 'make bench              run ism_bench.ko on the Debian stock kernel in a VM'
 	@echo '                        (demo, stress, bench append to ism-results.rst)'

@@ -10,10 +10,21 @@
 # would dominate what it measures; this is the kernel users run.
 # demo: run sockperf over TCP and SMC-D (guest-demo.sh) and print its
 # table.
+# demo-vms [doorbell|plain]: the same between two such VMs, TCP over
+# virtio-net against SMC-D over a virtual ISM region (region.sh) in
+# doorbell (default) or plain mode.
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/region.sh"
 
 mode=${1:-test}
+ivmode=${2:-doorbell}
+case $mode.$ivmode in
+test.* | bench.* | demo.* | demo-vms.doorbell | demo-vms.plain) ;;
+*) log "stock: usage: stock.sh [test|bench|demo|demo-vms [doorbell|plain]]"; exit 1 ;;
+esac
+# The two VMs talk over virtio-net, a module in Debian's kernel.
+[ "$mode" = demo-vms ] && ISM_KMODS="$ISM_KMODS virtio_pci virtio_net" && export ISM_KMODS
 
 out=$ISM_BUILD/stock
 ver=$(stock_version) || {
@@ -56,6 +67,35 @@ progs=$("$ISM_TESTDIR/tools.sh") || { log "stock: building the tools failed"; ex
 # shellcheck disable=SC2086
 "$ISM_TESTDIR/mkinitramfs.sh" "$out/initramfs.cpio.gz" "$out/modroot" $progs || exit 1
 
+if [ "$mode" = demo-vms ]; then
+	region_start "$ivmode" "$out" || exit 1
+	log "stock: two VMs of /boot/vmlinuz-$ver on a virtual ISM region ($ivmode mode); console logs: $out/vms-*.log"
+	# vms ROLE END KERNEL-ARG...
+	vms() {
+		_r=$1
+		_e=$2
+		shift 2
+		region_guest "$_r" "$_e" "/boot/vmlinuz-$ver" "$out/initramfs.cpio.gz" \
+			"$out/vms-$_r.log" ism.mode=demo "ism.env=ISM_DEMO_ROLE=$_r" "$@"
+	}
+	vms server 0 ism_ivshm.format=1 &
+	s_pid=$!
+	vms client 1
+	c_rc=$?
+	wait $s_pid
+	s_rc=$?
+	for r in server.$s_rc client.$c_rc; do
+		"$ISM_TESTDIR/parse-log.py" --ksrc "$ISM_KSRC" --results "$ISM_RESULTS" \
+			"demo-vms ${r%.*}" "$out/vms-${r%.*}.log"
+		judge_vm "${r#*.}" $? "demo-vms ${r%.*}" "$out/vms-${r%.*}.log"
+	done
+	echo
+	sed -n 's/\r$//; s/^ism-demo: \{0,1\}//p' "$out/vms-client.log"
+	grep -q 'SMC-D / TCP' "$out/vms-client.log" || { log "demo-vms: no figures"; exit 1; }
+	grep -q ' SMCD ' "$out/vms-client.log" ||
+		{ log "demo-vms: the SMC-D run was not listed as SMCD"; exit 1; }
+	exit 0
+fi
 log "stock: booting /boot/vmlinuz-$ver; console log: $out/vm.log"
 "$ISM_TESTDIR/run-vm.sh" "/boot/vmlinuz-$ver" "$out/initramfs.cpio.gz" \
 	"$out/vm.log" $args
