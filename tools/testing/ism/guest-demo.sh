@@ -23,6 +23,9 @@
 SECS=5
 ROUNDS=7
 role=${ISM_DEMO_ROLE:-}
+# alone: the port of the next run's server
+port=11111
+# with a server guest: its address and ports
 server=10.77.0.1
 tcp_port=11111
 smc_port=11112
