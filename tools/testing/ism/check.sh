@@ -142,13 +142,27 @@ fi
 
 # The two-guest tests of the virtual ISM device (pair.sh), doorbell and
 # plain mode at once, once the debug VMs are done: their guests often
-# wait for each other, so two runs keep the CPUs busier than one.
+# wait for each other, so two runs keep the CPUs busier than one. The
+# plain run starts once the doorbell run's guests have booted: four debug
+# kernels booting at once on two CPUs starved a vCPU long enough for RCU
+# to report a stall.
+# booted LOGDIR: the pair run logging to LOGDIR has both guests running
+booted() {
+	grep -qs 'ism-test: begin' "$1/a.log" && grep -qs 'ism-test: begin' "$1/b.log"
+}
 pair_pids=''
 if [ -n "$debug_pid" ]; then
 	for m in doorbell plain; do
 		ISM_REUSE_BUILD=1 "$ISM_TESTDIR/pair.sh" $m \
 			>"$ISM_BUILD/pair-$m.out" 2>&1 &
 		pair_pids="$pair_pids $!"
+		[ $m = plain ] && break
+		i=0
+		while [ $i -lt 600 ] && kill -0 $! 2>/dev/null &&
+			! booted "$ISM_BUILD/debug/pair-$m"; do
+			i=$((i + 1))
+			sleep 0.5
+		done
 	done
 fi
 
