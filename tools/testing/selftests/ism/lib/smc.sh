@@ -104,7 +104,10 @@ deadline() {
 		if [ $_left -le 0 ]; then
 			echo "# still running after $_secs s: $*"
 			smc_dump
-			kill $(pgrep -P $_pid) $_pid 2>/dev/null
+			# busybox has no pgrep: the children by /proc's ppid
+			# shellcheck disable=SC2046 # a list of PIDs
+			kill $(awk -v p=$_pid '$4 == p { print $1 }' \
+				/proc/[0-9]*/stat 2>/dev/null) $_pid 2>/dev/null
 			wait $_pid
 			return 124
 		fi
