@@ -141,11 +141,11 @@ if [ -n "$debug_pid" ]; then
 fi
 
 # The two-guest tests of the virtual ISM device (pair.sh), doorbell and
-# plain mode at once, once the debug VMs are done: their guests often
-# wait for each other, so two runs keep the CPUs busier than one. The
-# plain run starts once the doorbell run's guests have booted: four debug
-# kernels booting at once on two CPUs starved a vCPU long enough for RCU
-# to report a stall.
+# plain mode side by side, once the debug VMs are done: their guests
+# often wait for each other, so two runs keep the CPUs busier than one.
+# The plain run starts once the doorbell run's guests have booted: four
+# debug kernels booting at once on two CPUs starved a vCPU long enough
+# for RCU to report a stall.
 # booted LOGDIR: the pair run logging to LOGDIR has both guests running
 booted() {
 	grep -qs 'ism-test: begin' "$1/a.log" && grep -qs 'ism-test: begin' "$1/b.log"
