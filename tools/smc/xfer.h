@@ -84,6 +84,7 @@ struct xfer_opts {
 	uint64_t abort_after;	/* 0: no abort */
 	unsigned int hold_s;
 	unsigned int timeout_s;
+	unsigned int wait_server_s;	/* client: retry refused connects */
 	uint64_t seed;
 	int verbose;
 	int close_at_once;	/* no xfer_close() settling */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "xfer.h"
@@ -20,28 +21,40 @@ static void *client_rx(void *arg)
 	return NULL;
 }
 
+/*
+ * Connect; while refused, try again for up to --wait-server seconds, each
+ * connection on its own: a server that starts listening during a burst
+ * of connects must see exactly this client's connections.
+ */
 static int client_connect(struct xfer_conn *c)
 {
 	const struct xfer_opts *o = c->o;
+	const struct timespec pause = { .tv_nsec = 200 * 1000 * 1000 };
+	double give_up = xfer_now() + o->wait_server_s;
 	union xfer_addr a;
 	socklen_t alen;
+	int err;
 
-	c->fd = xfer_socket(o);
-	if (c->fd < 0) {
-		snprintf(c->what, sizeof(c->what), "socket: %s",
-			 strerror(errno));
-		return -1;
-	}
-	xfer_set_timeout(c->fd, o->timeout_s);
 	xfer_addr(o, o->addr, &a, &alen);
-	if (connect(c->fd, &a.sa, alen) < 0) {
-		snprintf(c->what, sizeof(c->what), "connect: %s",
-			 strerror(errno));
+	for (;;) {
+		c->fd = xfer_socket(o);
+		if (c->fd < 0) {
+			snprintf(c->what, sizeof(c->what), "socket: %s",
+				 strerror(errno));
+			return -1;
+		}
+		xfer_set_timeout(c->fd, o->timeout_s);
+		if (!connect(c->fd, &a.sa, alen))
+			return 0;
+		err = errno;
 		close(c->fd);
 		c->fd = -1;
-		return -1;
+		if (err != ECONNREFUSED || xfer_now() >= give_up)
+			break;
+		nanosleep(&pause, NULL);
 	}
-	return 0;
+	snprintf(c->what, sizeof(c->what), "connect: %s", strerror(err));
+	return -1;
 }
 
 static int client_send_hdr(struct xfer_conn *c)

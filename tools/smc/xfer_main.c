@@ -19,7 +19,8 @@ static const char help[] =
 "                    [--close-at-once] [--splice]\n"
 "    smc_xfer client [-6] [-T] -a ADDR [-p PORT] [-b BYTES] [-c CONNS]\n"
 "                    [--bidir] [--abort-after BYTES] [--hold SECS]\n"
-"                    [-s SEED] [-t SECS] [-v] [--close-at-once] [--splice]\n"
+"                    [-s SEED] [-t SECS] [-w SECS] [-v] [--close-at-once]\n"
+"                    [--splice]\n"
 "    smc_xfer -h | --help\n"
 "\n"
 "DESCRIPTION\n"
@@ -77,6 +78,11 @@ static const char help[] =
 "    -t, --timeout SECS\n"
 "                      give up on a connection that does not move for\n"
 "                      SECS seconds (default 60)\n"
+"    -w, --wait-server SECS\n"
+"                      client: while a connect is refused, try again\n"
+"                      for up to SECS seconds (default 0), each\n"
+"                      connection on its own, so a server that starts\n"
+"                      late still gets exactly CONNS connections\n"
 "    -v, --verbose     a line for every connection\n"
 "    --close-at-once   close a connection that ended early at once;\n"
 "                      by default it is closed only once the kernel has\n"
@@ -139,6 +145,7 @@ static int parse_opts(int argc, char **argv, struct xfer_opts *o)
 		{ "hold", required_argument, NULL, 'H' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "timeout", required_argument, NULL, 't' },
+		{ "wait-server", required_argument, NULL, 'w' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "close-at-once", no_argument, NULL, 'C' },
 		{ "splice", no_argument, NULL, 'S' },
@@ -148,7 +155,7 @@ static int parse_opts(int argc, char **argv, struct xfer_opts *o)
 	uint64_t v;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "6Ta:p:n:c:b:BA:H:s:t:vh",
+	while ((c = getopt_long(argc, argv, "6Ta:p:n:c:b:BA:H:s:t:w:vh",
 				longopts, NULL)) != -1) {
 		switch (c) {
 		case '6':
@@ -196,6 +203,11 @@ static int parse_opts(int argc, char **argv, struct xfer_opts *o)
 			if (parse_u64(optarg, &v, 0) || !v || v > 86400)
 				return -1;
 			o->timeout_s = v;
+			break;
+		case 'w':
+			if (parse_u64(optarg, &v, 0) || v > 86400)
+				return -1;
+			o->wait_server_s = v;
 			break;
 		case 'v':
 			o->verbose = 1;

@@ -4,7 +4,8 @@
 # e2e: SMC-D over the loopback ISM device: mode SMCD for every connection
 # over 127.0.0.1, ::1 and between two network namespaces joined by veth;
 # data integrity in random-sized writes both ways; 100 concurrent
-# connections; splice(); abrupt close mid-transfer; the SMC-D device dump.
+# connections; splice(); a client waiting for a late server; abrupt close
+# mid-transfer; the SMC-D device dump.
 . "$(dirname "$0")/lib/ktap.sh"
 . "$ISM_LIB/smc.sh"
 . "$ISM_LIB/mods.sh"
@@ -75,6 +76,26 @@ abort_mid() {
 	return 1
 }
 check "abrupt close (SO_LINGER 0) mid-transfer, then a clean one" abort_mid
+
+# --wait-server: a client of 8 connections started before its server
+# retries each refused connect on its own, so the server, starting 2 s
+# late, gets exactly those 8; without a server it gives up after 2 s.
+late_server() {
+	smc_xfer client -a 127.0.0.1 -p 5110 -c 8 -b 256K --bidir -w 60 \
+		>/tmp/cw 2>&1 &
+	cpid=$!
+	sleep 2
+	timeout 120 smc_xfer server -n 8 -p 5110 >/tmp/sw 2>&1
+	wait $cpid && grep -q 'server conns=8 ok=8 ' /tmp/sw && {
+		t0=$(cut -d' ' -f1 /proc/uptime)
+		! smc_xfer client -a 127.0.0.1 -p 5110 -w 2 >/tmp/cw 2>&1
+	} && grep -q 'Connection refused' /tmp/cw &&
+		awk -v t0="$t0" '{ exit !($1 - t0 >= 2) }' /proc/uptime && return 0
+	cat /tmp/sw /tmp/cw
+	return 1
+}
+check "a client started before its server waits for it (--wait-server)" \
+	late_server
 
 # The client sends more than any guest moves in the test's time, so the
 # kill, once the server has the connection, always lands mid-transfer.
