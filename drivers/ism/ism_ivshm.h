@@ -11,6 +11,7 @@
 #include <linux/pci.h>
 #include <linux/sizes.h>
 #include <linux/spinlock.h>
+#include <linux/types.h>
 #include <linux/workqueue.h>
 
 #include "ivshm_layout.h"
@@ -92,6 +93,8 @@ struct ism_ivshm_dmb {
  *	a DMB just unregistered
  * @peers: the other guests present, by slot; written by the peer scan only
  * @watch: the peer scan's memory of each slot
+ * @fenced: slots whose owner took this guest for gone (a fence event):
+ *	set by the receive path, acted on by the peer scan
  * @rx_lock: serialises the receive path (interrupt, poll timer, peer
  *	scan); protects @ev_seen
  * @ev_seen: sequence number of the last event taken from each sender
@@ -123,6 +126,7 @@ struct ism_ivshm {
 
 	struct ism_ivshm_peer __rcu *peers[IVSHM_MAX_PEERS];
 	struct ism_ivshm_watch watch[IVSHM_MAX_PEERS];
+	DECLARE_BITMAP(fenced, IVSHM_MAX_PEERS);
 
 	spinlock_t rx_lock;
 	u64 ev_seen[IVSHM_MAX_PEERS];
@@ -145,6 +149,8 @@ void ism_ivshm_dmbs_destroy(struct ism_ivshm *iv);
 
 /* ivshm_peers.c: the peer scan and the receive path */
 void ism_ivshm_ring(struct ism_ivshm *iv, u32 doorbell);
+void ism_ivshm_post(struct ism_ivshm *iv, u32 receiver,
+		    const struct ism_event *ev, bool ring);
 int ism_ivshm_peer_slot(struct ism_ivshm *iv, const uuid_t *gid);
 void ism_ivshm_rx(struct ism_ivshm *iv);
 void ism_ivshm_scan_work(struct work_struct *work);

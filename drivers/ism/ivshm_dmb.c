@@ -142,29 +142,6 @@ static int ism_ivshm_register_dmb(struct ism_dev *ism, struct ism_dmb *dmb)
 	return 0;
 }
 
-/*
- * Tell the writer of a DMB just unregistered, if it is a present peer.
- * Process or softirq context.
- */
-static void ism_ivshm_post(struct ism_ivshm *iv, u32 receiver,
-			   const struct ism_event *ev, bool ring)
-{
-	struct ism_ivshm_peer *peer;
-	unsigned long flags;
-
-	spin_lock_irqsave(&iv->tx_lock, flags);
-	ivshm_post_event(&iv->geo, iv->region, iv->slot, receiver,
-			 ++iv->ev_sent[receiver], ev);
-	spin_unlock_irqrestore(&iv->tx_lock, flags);
-	if (!ring)
-		return;
-	rcu_read_lock();
-	peer = rcu_dereference(iv->peers[receiver]);
-	if (peer)
-		ism_ivshm_ring(iv, peer->doorbell);
-	rcu_read_unlock();
-}
-
 static int ism_ivshm_unregister_dmb(struct ism_dev *ism, struct ism_dmb *dmb)
 {
 	struct ism_ivshm *iv = ism_dev_priv(ism);

@@ -208,13 +208,22 @@ static void ivshm_events(struct kunit *test)
 					       r->geo.evq_len + 2, &got), 0);
 	KUNIT_EXPECT_EQ(test, got.type, (u32)ISM_EVT_DMB);
 	KUNIT_EXPECT_EQ(test, got.token, (u64)r->geo.evq_len + 2);
+	/* The region's own fence event carries the receiver's cookie. */
+	ev = (struct ism_event) { .type = IVSHM_EVT_FENCE, .info = U64_MAX };
+	ivshm_post_event(&r->geo, r->mem, 2, 4, seq, &ev);
+	KUNIT_ASSERT_EQ(test, ivshm_read_event(&r->geo, r->mem, 2, 4, seq,
+					       &got), 0);
+	KUNIT_EXPECT_EQ(test, got.type, (u32)IVSHM_EVT_FENCE);
+	KUNIT_EXPECT_EQ(test, got.info, U64_MAX);
 }
 
 /* Events of a type no peer may send are refused, whatever else they say. */
 static void ivshm_events_hostile(struct kunit *test)
 {
 	struct ivshm_test_region *r = test->priv;
-	static const u32 types[] = { ISM_EVT_GID, 3, U32_MAX };
+	static const u32 types[] = {
+		ISM_EVT_GID, 3, IVSHM_EVT_FENCE - 1, IVSHM_EVT_FENCE + 1, U32_MAX
+	};
 	struct ism_event ev = { }, got;
 	struct ivshm_evq_entry *e;
 	unsigned int i;

@@ -607,7 +607,8 @@ int ivshm_read_event(const struct ivshm_geo *geo, const void *region,
 	if (!ivshm_copy_stable(&copy, e, sizeof(copy), &e->seq, seq))
 		return -EAGAIN;
 	type = le32_to_cpu(copy.type);
-	if (type != ISM_EVT_DMB && type != ISM_EVT_SWR)
+	if (type != ISM_EVT_DMB && type != ISM_EVT_SWR &&
+	    type != IVSHM_EVT_FENCE)
 		return -EBADMSG;
 	ev->type = type;
 	ev->code = le32_to_cpu(copy.code);

@@ -48,6 +48,12 @@
 #define IVSHM_SLOT_FREE		0
 #define IVSHM_SLOT_JOINING	1
 #define IVSHM_SLOT_ACTIVE	2
+/*
+ * Event type of the region only, never handed to clients: the sender took
+ * the receiver for gone (its heartbeat stood still) and ended all it had
+ * with it, so the receiver ends its side too. info: the receiver's cookie.
+ */
+#define IVSHM_EVT_FENCE		0x100
 /* doorbell of a peer that has no interrupts (ivshmem-plain) */
 #define IVSHM_NO_DOORBELL	0xffffffffU
 
@@ -124,10 +130,11 @@ struct ivshm_dmb_desc {
  * struct ivshm_evq_entry - an event in an event queue
  * @seq: the entry's sequence number, from 1: entry N of the queue is at
  *	index (N - 1) % evq_len. Written last
- * @type: %ISM_EVT_DMB or %ISM_EVT_SWR
+ * @type: %ISM_EVT_DMB, %ISM_EVT_SWR or %IVSHM_EVT_FENCE
  * @code: event code (SWR)
  * @token: the DMB token (DMB)
- * @info: event information (SWR)
+ * @info: event information (SWR); the cookie of the receiver's claim of
+ *	its slot, as the sender saw it (FENCE)
  */
 struct ivshm_evq_entry {
 	__le64 seq;

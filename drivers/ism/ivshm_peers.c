@@ -10,11 +10,19 @@
  * dropped from ism_ivshm.peers, so the data path no longer writes into its
  * partition, and the clients get an %ISM_EVT_GID event for it.
  *
+ * A heartbeat also stands still when a live guest is paused or starved
+ * for a while. Dropping such a peer on one side only would leave its
+ * connections hanging on the other once it runs again, so the scan that
+ * times a peer out posts it a fence event, and a guest that reads one
+ * for its own claim drops the sender in its next scan: both sides end
+ * what they had, and meet again as new peers.
+ *
  * The receive path (the MSI-X interrupt in doorbell mode, the poll timer
  * in plain mode, both in hard-irq context, and the peer scan) takes the
  * signals peers set in this guest's signal area, and the events in the
  * queues present peers keep for it.
  */
+#include <linux/bitops.h>
 #include <linux/io.h>
 #include <linux/jiffies.h>
 #include <linux/rcupdate.h>
@@ -28,6 +36,30 @@ void ism_ivshm_ring(struct ism_ivshm *iv, u32 doorbell)
 	if (iv->doorbell != IVSHM_NO_DOORBELL &&
 	    doorbell != IVSHM_NO_DOORBELL)
 		writel(doorbell << 16, iv->regs + IVSHM_REG_DOORBELL);
+}
+
+/*
+ * Post @ev into this guest's queue for slot @receiver and, if @ring and
+ * the slot holds a present peer, ring its doorbell. Process or softirq
+ * context.
+ */
+void ism_ivshm_post(struct ism_ivshm *iv, u32 receiver,
+		    const struct ism_event *ev, bool ring)
+{
+	struct ism_ivshm_peer *peer;
+	unsigned long flags;
+
+	spin_lock_irqsave(&iv->tx_lock, flags);
+	ivshm_post_event(&iv->geo, iv->region, iv->slot, receiver,
+			 ++iv->ev_sent[receiver], ev);
+	spin_unlock_irqrestore(&iv->tx_lock, flags);
+	if (!ring)
+		return;
+	rcu_read_lock();
+	peer = rcu_dereference(iv->peers[receiver]);
+	if (peer)
+		ism_ivshm_ring(iv, peer->doorbell);
+	rcu_read_unlock();
 }
 
 /*
@@ -89,6 +121,12 @@ static void ism_ivshm_rx_events(struct ism_ivshm *iv, u32 sender,
 			dev_warn_ratelimited(&iv->pdev->dev,
 					     "malformed event from slot %u\n",
 					     sender);
+			continue;
+		}
+		if (ev.type == IVSHM_EVT_FENCE) {
+			/* For this claim of the slot, not an earlier one. */
+			if (ev.info == iv->cookie)
+				set_bit(sender, iv->fenced);
 			continue;
 		}
 		ev.time = 0;
@@ -157,6 +195,18 @@ static void ism_ivshm_peer_new(struct ism_ivshm *iv, u32 s,
 		 s);
 }
 
+/*
+ * Peer scan only. A peer whose heartbeat stood still may only have been
+ * paused or starved (a busy host): if it comes back, it must not go on
+ * with connections this guest ended. Tell it to end them too.
+ */
+static void ism_ivshm_fence(struct ism_ivshm *iv, u32 s, u64 cookie)
+{
+	struct ism_event ev = { .type = IVSHM_EVT_FENCE, .info = cookie };
+
+	ism_ivshm_post(iv, s, &ev, true);
+}
+
 /* Peer scan only: bring ism_ivshm.peers[@s] up to date with the region. */
 static void ism_ivshm_scan_slot(struct ism_ivshm *iv, u32 s)
 {
@@ -164,6 +214,8 @@ static void ism_ivshm_scan_slot(struct ism_ivshm *iv, u32 s)
 								true);
 	struct ism_ivshm_watch *w = &iv->watch[s];
 	unsigned long timeout = msecs_to_jiffies(ism_ivshm_peer_timeout_ms);
+	/* Cleared whatever happens: a fence is for the peer that sent it. */
+	bool fenced = test_and_clear_bit(s, iv->fenced);
 	struct ivshm_slot_view view;
 
 	if (ivshm_read_slot(&iv->geo, iv->region, s, &view)) {
@@ -175,6 +227,13 @@ static void ism_ivshm_scan_slot(struct ism_ivshm *iv, u32 s)
 		ism_ivshm_peer_gone(iv, s);
 		w->cookie = 0;
 		return;
+	}
+	if (fenced && peer) {
+		dev_info(&iv->pdev->dev,
+			 "slot %u took this guest for gone: ending all with it too\n",
+			 s);
+		ism_ivshm_peer_gone(iv, s);
+		peer = NULL;
 	}
 	if (peer && (peer->cookie != view.cookie ||
 		     !uuid_equal(&peer->gid, &view.gid) ||
@@ -192,6 +251,8 @@ static void ism_ivshm_scan_slot(struct ism_ivshm *iv, u32 s)
 		dev_info(&iv->pdev->dev,
 			 "slot %u: no heartbeat for %u ms\n", s,
 			 ism_ivshm_peer_timeout_ms);
+		if (peer)
+			ism_ivshm_fence(iv, s, view.cookie);
 	}
 	if (w->stale)
 		ism_ivshm_peer_gone(iv, s);
