@@ -5,7 +5,8 @@
 # (make lint): packages, QEMU accelerator (accel.sh), test kernel, W=1 +
 # sparse build, tools, then at once: KUnit and e2e tests in the debug
 # VMs, e2e tests on the stock kernel, and checkpatch, kernel-doc,
-# htmldocs and the tools' unit tests. Ends with one line "N passed,
+# htmldocs and the tools' unit tests; after the debug VMs, the two-guest
+# tests of the virtual ISM (pair.sh). Ends with one line "N passed,
 # N failed"; exits 1 on any failure.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -139,10 +140,43 @@ if [ -n "$debug_pid" ]; then
 	cat "$ISM_BUILD/debug.out"
 fi
 
+# The two-guest tests of the virtual ISM device (pair.sh), doorbell and
+# plain mode side by side, once the debug VMs are done: their guests
+# often wait for each other, so two runs keep the CPUs busier than one.
+# The plain run starts once the doorbell run's guests have booted: four
+# debug kernels booting at once on two CPUs starved a vCPU long enough
+# for RCU to report a stall.
+# booted LOGDIR: the pair run logging to LOGDIR has both guests running
+booted() {
+	grep -qs 'ism-test: begin' "$1/a.log" && grep -qs 'ism-test: begin' "$1/b.log"
+}
+pair_pids=''
+if [ -n "$debug_pid" ]; then
+	for m in doorbell plain; do
+		ISM_REUSE_BUILD=1 "$ISM_TESTDIR/pair.sh" $m \
+			>"$ISM_BUILD/pair-$m.out" 2>&1 &
+		pair_pids="$pair_pids $!"
+		[ $m = plain ] && break
+		i=0
+		while [ $i -lt 600 ] && kill -0 $! 2>/dev/null &&
+			! booted "$ISM_BUILD/debug/pair-$m"; do
+			i=$((i + 1))
+			sleep 0.5
+		done
+	done
+fi
+
 step "stock Debian kernel: build, insmod, rmmod, e2e tests"
 if [ -n "$stock_pid" ]; then
 	wait $stock_pid
 	cat "$ISM_BUILD/stock.out"
+fi
+
+step "virtual ISM: two debug VMs on one region, doorbell and plain mode"
+if [ -n "$pair_pids" ]; then
+	# shellcheck disable=SC2086 # a list of PIDs
+	wait $pair_pids
+	cat "$ISM_BUILD/pair-doorbell.out" "$ISM_BUILD/pair-plain.out"
 fi
 
 summary

@@ -8,10 +8,12 @@
 # virtio-net link between them carries SMC's TCP handshake. Each runs the
 # selftest pair/ivshm-pair.sh in its role (a, b); once b has begun its
 # endless transfer its QEMU is killed, and a restarted b (role b2) must
-# rejoin the region and talk to a. Then, while a and b2 run traffic,
+# rejoin the region and talk to a. During one of its transfers b2 is
+# paused for 8 s (its QEMU stopped), past the peer timeout of 3 s: both
+# ends must end that transfer. Then, while a and b2 run traffic,
 # test/region_scribble overwrites the region's metadata for 15 s. The
-# console logs of a and b2 are
-# judged like the debug VM's (parse-log.py), b's only for kernel reports.
+# console logs of a and b2 are judged like the debug VM's (parse-log.py),
+# b's only for kernel reports.
 set -u
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/region.sh"
@@ -57,6 +59,8 @@ wait $b_pid
 log "pair: b's QEMU killed on purpose: its run-vm lines above say so"
 guest b2 1 &
 b2_pid=$!
+wait_line "$logs/b2.log" 'pair: the pause begins' $b2_pid &&
+	sleep 3 && region_pause b2 8
 if wait_line "$logs/b2.log" 'pair: the hostile phase begins' $b2_pid; then
 	# shellcheck disable=SC2154 # region: set by region_start
 	"$ISM_ROOT/tools/ivshmem/test/region_scribble" -s 15 "$region" \

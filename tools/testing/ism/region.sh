@@ -69,6 +69,14 @@ region_kill() {
 	pkill -9 -f "ism-region-$$-$1( |$)"
 }
 
+# region_pause NAME SECONDS: stop the QEMU of guest NAME for SECONDS, as
+# a host too busy to run it would
+region_pause() {
+	pkill -STOP -f "ism-region-$$-$1( |$)"
+	sleep "$2"
+	pkill -CONT -f "ism-region-$$-$1( |$)"
+}
+
 # wait_line LOG TEXT PID: until LOG has TEXT (15 min) or the VM of
 # run-vm.sh PID ended
 wait_line() {

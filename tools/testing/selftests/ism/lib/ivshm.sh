@@ -29,9 +29,15 @@ drvlog() {
 	dmesg | grep -E '^\[ *[0-9.]+\] ism_ivshm '
 }
 
+# logged_n N PATTERN: the driver logged at least N lines matching
+# PATTERN (ERE)
+logged_n() {
+	[ "$(drvlog | grep -c -E "$2")" -ge "$1" ]
+}
+
 # joined_now N: the driver has logged N peers joining
 joined_now() {
-	[ "$(drvlog | grep -c 'joined in slot')" -ge "$1" ]
+	logged_n "$1" 'joined in slot'
 }
 
 # joined N: until joined_now N (60 s)

@@ -9,9 +9,12 @@
 #       line) and runs the servers; it sees b killed mid-transfer, then
 #       talks to b2
 #   b   10.77.0.2, the clients; the host kills it during its last transfer
-#   b2  10.77.0.2 again, a restarted b rejoining the region; then it
-#       announces the hostile phase, in which the host scribbles over the
-#       region's metadata (region_scribble) while a and b2 run traffic
+#   b2  10.77.0.2 again, a restarted b rejoining the region; the host
+#       pauses it (stops its QEMU) during a transfer for longer than the
+#       peer timeout, after which both ends must have ended that
+#       transfer and talk again; then it announces the hostile phase, in
+#       which the host scribbles over the region's metadata
+#       (region_scribble) while a and b2 run traffic
 # Every check is made on both ends: SMC-D on the virtual ISM device, not
 # TCP; data intact (smc_xfer checksums every connection), also when read
 # with splice(), which maps the DMB's pages (virt_to_page()). In the hostile
@@ -30,17 +33,13 @@ b | b2) addr=10.77.0.2 ;;
 *) ktap_skip "ISM_PAIR_ROLE=$role: not a, b or b2" ;;
 esac
 
-# client ARGS...: an smc_xfer client to the peer, retried while the
-# peer's server is not listening yet (120 s)
+# client ARGS...: an smc_xfer client to the peer, output in /tmp/c.out
+# and on stdout; its connects wait up to 120 s for the peer's server
 client() {
-	i=0
-	while ! smc_xfer client -a $peer "$@" >/tmp/c.out 2>&1; do
-		grep -q -i 'refused' /tmp/c.out && [ $i -lt 240 ] ||
-			{ cat /tmp/c.out; return 1; }
-		i=$((i + 1))
-		sleep 0.5
-	done
+	smc_xfer client -a $peer -w 120 "$@" >/tmp/c.out 2>&1
+	_rc=$?
 	cat /tmp/c.out
+	return $_rc
 }
 
 # both_smcd PORT: every connection on PORT listed on this end is SMC-D
@@ -106,6 +105,16 @@ a)
 	wait $s4
 	check "8M each way with the rejoined guest" \
 		grep -q 'server conns=1 ok=1' /tmp/s.5204
+	# b2 is paused during this one for longer than the peer timeout.
+	# The connection must end because the peer is gone, not because it
+	# stood still for smc_xfer's timeout (-t).
+	server 5207 -n 1 -t 600
+	check "a paused peer: this end's transfer ends" \
+		grep -q 'server conns=1 ok=0 failed=1 ' /tmp/s.5207
+	check "the paused peer is reported gone" logged_n 2 'no heartbeat'
+	server 5208 -n 1
+	check "SMC-D with the peer after its pause" \
+		grep -q 'server conns=1 ok=1' /tmp/s.5208
 	# Serves b2's hostile-phase connections (25 s of them) until it is
 	# killed: what they get does not matter, only that nothing breaks.
 	timeout 45 smc_xfer server -p 5205 -n 0 -t 10 >/tmp/s.5205 2>&1
@@ -131,6 +140,21 @@ b2)
 	check "SMC-D with the rejoined guest" both_smcd 5204
 	wait $c4
 	check "8M each way after rejoining" grep -q 'client conns=1 ok=1' /tmp/c.out
+	# The host stops this guest's QEMU for longer than the peer timeout:
+	# the peer drops it and fences it off, and it must end the transfer
+	# too rather than wait for a peer that no longer takes part.
+	deadline 240 client -p 5207 -b 1024G -t 600 &
+	c7=$!
+	check "SMC-D before the pause" both_smcd 5207
+	echo "# pair: the pause begins"
+	wait $c7
+	# 1: smc_xfer saw the connection fail; 124: it hung till the deadline
+	check "paused past the peer timeout: this end's transfer ends" \
+		[ $? = 1 ]
+	check "the peer fenced this guest off" \
+		logged 'took this guest for gone'
+	check "SMC-D with the peer after the pause" \
+		deadline 240 client -p 5208 -b 1M --bidir
 	# New connections all along (handshakes, DMBs registered and
 	# unregistered, data), small ones: those that fall back to TCP
 	# must not flood the emulated network.
