@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Shared by the files of ism_ivshm_kunit.ko, the KUnit suites of the
+ * Shared by the files of ism_ivshm_kunit.ko: the KUnit suites of the
  * virtual ISM region layout (ivshm_layout.c), run against a region in
- * ordinary memory: no ivshmem device is needed.
+ * ordinary memory, and ism_ivshm_peers, which needs two devices of one
+ * region (ivshm_kunit_peers.c).
  */
 #ifndef _DRIVERS_ISM_IVSHM_KUNIT_H
 #define _DRIVERS_ISM_IVSHM_KUNIT_H
@@ -31,5 +32,6 @@ int ivshm_test_init(struct kunit *test);
 void ivshm_test_exit(struct kunit *test);
 
 extern struct kunit_suite ivshm_data_suite;
+extern struct kunit_suite ivshm_peers_suite;
 
 #endif /* _DRIVERS_ISM_IVSHM_KUNIT_H */

@@ -6,7 +6,8 @@
 # sparse build, tools, then at once: KUnit and e2e tests in the debug
 # VMs, e2e tests on the stock kernel, and checkpatch, kernel-doc,
 # htmldocs and the tools' unit tests; after the debug VMs, the two-guest
-# tests of the virtual ISM (pair.sh). Ends with one line "N passed,
+# tests of the virtual ISM (pair.sh) and its KUnit suites between two
+# devices of one region (ivshm-kunit.sh). Ends with one line "N passed,
 # N failed"; exits 1 on any failure.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -145,7 +146,8 @@ fi
 # often wait for each other, so two runs keep the CPUs busier than one.
 # The plain run starts once the doorbell run's guests have booted: four
 # debug kernels booting at once on two CPUs starved a vCPU long enough
-# for RCU to report a stall.
+# for RCU to report a stall. The KUnit VM with two devices of one region
+# (ivshm-kunit.sh) starts once the plain run's guests have booted too.
 # booted LOGDIR: the pair run logging to LOGDIR has both guests running
 booted() {
 	grep -qs 'ism-test: begin' "$1/a.log" && grep -qs 'ism-test: begin' "$1/b.log"
@@ -156,7 +158,6 @@ if [ -n "$debug_pid" ]; then
 		ISM_REUSE_BUILD=1 "$ISM_TESTDIR/pair.sh" $m \
 			>"$ISM_BUILD/pair-$m.out" 2>&1 &
 		pair_pids="$pair_pids $!"
-		[ $m = plain ] && break
 		i=0
 		while [ $i -lt 600 ] && kill -0 $! 2>/dev/null &&
 			! booted "$ISM_BUILD/debug/pair-$m"; do
@@ -164,6 +165,9 @@ if [ -n "$debug_pid" ]; then
 			sleep 0.5
 		done
 	done
+	ISM_REUSE_BUILD=1 "$ISM_TESTDIR/ivshm-kunit.sh" \
+		>"$ISM_BUILD/ivshm-kunit.out" 2>&1 &
+	pair_pids="$pair_pids $!"
 fi
 
 step "stock Debian kernel: build, insmod, rmmod, e2e tests"
@@ -172,11 +176,12 @@ if [ -n "$stock_pid" ]; then
 	cat "$ISM_BUILD/stock.out"
 fi
 
-step "virtual ISM: two debug VMs on one region, doorbell and plain mode"
+step "virtual ISM: two debug VMs on one region, doorbell and plain mode; two devices of one region in one VM (KUnit)"
 if [ -n "$pair_pids" ]; then
 	# shellcheck disable=SC2086 # a list of PIDs
 	wait $pair_pids
-	cat "$ISM_BUILD/pair-doorbell.out" "$ISM_BUILD/pair-plain.out"
+	cat "$ISM_BUILD/pair-doorbell.out" "$ISM_BUILD/pair-plain.out" \
+		"$ISM_BUILD/ivshm-kunit.out"
 fi
 
 summary

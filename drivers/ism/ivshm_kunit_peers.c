@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ism_ivshm_peers: two virtual ISM devices of one region, through the
+ * real driver. tools/testing/ism/ivshm-kunit.sh gives a test VM two
+ * ivshmem-plain functions mapping one file, so the two devices are peers
+ * of one region as two guests would be: DMBs registered for the other's
+ * GID, writes with signals, zero-copy writes through an attachment, and an
+ * owner's unregistration seen by the writer. Elsewhere the cases are
+ * skipped, unless ism_ivshm_kunit.need_peers=1 makes that a failure.
+ */
+#include <linux/atomic.h>
+#include <linux/delay.h>
+#include <linux/ism.h>
+#include <linux/jiffies.h>
+#include <linux/module.h>
+#include <linux/sizes.h>
+#include <linux/string.h>
+#include <linux/uuid.h>
+
+#include "ivshm_kunit.h"
+
+MODULE_IMPORT_NS(ISM);
+
+static bool need_peers;
+module_param(need_peers, bool, 0444);
+MODULE_PARM_DESC(need_peers, "fail ism_ivshm_peers rather than skip it without two virtual ISM devices of one region");
+
+#define PEERS_DMB_LEN	SZ_64K
+#define PEERS_WAIT	(5 * HZ)
+
+/*
+ * What the test client saw. The client callbacks get only the device, so
+ * the state is the module's; the cases of one suite run one at a time.
+ */
+static struct {
+	struct ism_dev *dev[2];
+	atomic_t irqs;
+	u32 irq_idx;
+	u16 irq_mask;
+	atomic_t dmb_events;
+	u64 event_token;
+} peers;
+
+static int peers_add_dev(struct ism_dev *dev)
+{
+	if (strncmp(ism_dev_name(dev), "ismiv", 5))
+		return 0;
+	if (!peers.dev[0])
+		peers.dev[0] = dev;
+	else if (!peers.dev[1] && ism_get_chid(dev) == ism_get_chid(peers.dev[0]))
+		peers.dev[1] = dev;
+	return 0;
+}
+
+static void peers_remove_dev(struct ism_dev *dev)
+{
+	if (peers.dev[0] == dev)
+		peers.dev[0] = NULL;
+	if (peers.dev[1] == dev)
+		peers.dev[1] = NULL;
+}
+
+/* Only the first device owns DMBs in these cases. */
+static void peers_handle_irq(struct ism_dev *dev, unsigned int idx,
+			     u16 dmbemask)
+{
+	if (dev != peers.dev[0])
+		return;
+	WRITE_ONCE(peers.irq_idx, idx);
+	WRITE_ONCE(peers.irq_mask, dmbemask);
+	atomic_inc(&peers.irqs);
+}
+
+static void peers_handle_event(struct ism_dev *dev,
+			       const struct ism_event *event)
+{
+	if (dev != peers.dev[1] || event->type != ISM_EVT_DMB)
+		return;
+	WRITE_ONCE(peers.event_token, event->token);
+	atomic_inc(&peers.dmb_events);
+}
+
+static struct ism_client peers_client = {
+	.name = "ism_ivshm_peers",
+	.add_dev = peers_add_dev,
+	.remove_dev = peers_remove_dev,
+	.handle_irq = peers_handle_irq,
+	.handle_event = peers_handle_event,
+};
+
+/* Until *@count exceeds @above: the other device polls (plain mode). */
+static bool peers_wait(atomic_t *count, int above)
+{
+	unsigned long end = jiffies + PEERS_WAIT;
+
+	while (atomic_read(count) <= above) {
+		if (time_after(jiffies, end))
+			return false;
+		msleep(20);
+	}
+	return true;
+}
+
+/* Both devices see each other once their peer scans ran. */
+static bool peers_reachable(void)
+{
+	unsigned long end = jiffies + PEERS_WAIT;
+	uuid_t gid0, gid1;
+
+	ism_get_local_gid(peers.dev[0], &gid0);
+	ism_get_local_gid(peers.dev[1], &gid1);
+	while (ism_query_remote_gid(peers.dev[0], &gid1, 0, 0) ||
+	       ism_query_remote_gid(peers.dev[1], &gid0, 0, 0)) {
+		if (time_after(jiffies, end))
+			return false;
+		msleep(20);
+	}
+	return true;
+}
+
+static int peers_init(struct kunit *test)
+{
+	KUNIT_ASSERT_EQ(test, ism_register_client(&peers_client), 0);
+	if (!peers.dev[1]) {
+		ism_unregister_client(&peers_client);
+		if (!need_peers)
+			kunit_skip(test, "no two virtual ISM devices of one region");
+		KUNIT_FAIL(test, "no two virtual ISM devices of one region");
+		return -ENODEV;
+	}
+	if (!peers_reachable()) {
+		ism_unregister_client(&peers_client);
+		KUNIT_FAIL(test, "the devices never saw each other");
+		return -ETIMEDOUT;
+	}
+	atomic_set(&peers.irqs, 0);
+	atomic_set(&peers.dmb_events, 0);
+	return 0;
+}
+
+static void peers_exit(struct kunit *test)
+{
+	if (peers.dev[1])
+		ism_unregister_client(&peers_client);
+}
+
+/* A DMB on the first device that only @writer may write. */
+static void peers_register(struct kunit *test, struct ism_dmb *dmb,
+			   struct ism_dev *writer)
+{
+	memset(dmb, 0, sizeof(*dmb));
+	dmb->len = PEERS_DMB_LEN;
+	ism_get_local_gid(writer, &dmb->rgid);
+	KUNIT_ASSERT_EQ(test, ism_register_dmb(peers.dev[0], dmb,
+					       &peers_client), 0);
+}
+
+/* Each device reaches the other, an unknown GID neither; one CHID. */
+static void ivshm_peers_reach(struct kunit *test)
+{
+	uuid_t stranger;
+
+	KUNIT_EXPECT_EQ(test, ism_get_chid(peers.dev[0]),
+			ism_get_chid(peers.dev[1]));
+	generate_random_uuid(stranger.b);
+	KUNIT_EXPECT_NE(test, ism_query_remote_gid(peers.dev[0], &stranger,
+						   0, 0), 0);
+}
+
+/* move_data from the writer lands in the owner's DMB and signals it. */
+static void ivshm_peers_move(struct kunit *test)
+{
+	struct ism_dmb dmb;
+	u8 buf[1000];
+
+	peers_register(test, &dmb, peers.dev[1]);
+	memset(buf, 0xa5, sizeof(buf));
+	KUNIT_EXPECT_EQ(test, ism_move_data(peers.dev[1], dmb.token, 3, true,
+					    100, buf, sizeof(buf)), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(dmb.cpu_addr + 100, buf, sizeof(buf)), 0);
+	KUNIT_EXPECT_TRUE(test, peers_wait(&peers.irqs, 0));
+	KUNIT_EXPECT_EQ(test, READ_ONCE(peers.irq_idx), dmb.idx);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(peers.irq_mask), (u16)BIT(3));
+	/* Past the end, a token that is not the DMB's: refused, no write. */
+	KUNIT_EXPECT_EQ(test, ism_move_data(peers.dev[1], dmb.token, 0, false,
+					    PEERS_DMB_LEN - 10, buf, 11),
+			-EINVAL);
+	KUNIT_EXPECT_NE(test, ism_move_data(peers.dev[1], dmb.token ^ 1, 0,
+					    false, 0, buf, 8), 0);
+	KUNIT_EXPECT_FALSE(test, memchr_inv(dmb.cpu_addr, 0, 100));
+	KUNIT_EXPECT_FALSE(test, memchr_inv(dmb.cpu_addr + 1100, 0,
+					    PEERS_DMB_LEN - 1100));
+	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(peers.dev[0], &dmb), 0);
+}
+
+/* A DMB another device may write is closed to this one. */
+static void ivshm_peers_not_writer(struct kunit *test)
+{
+	struct ism_dmb dmb, map = { };
+	u8 buf[8] = { 1 };
+
+	peers_register(test, &dmb, peers.dev[0]);
+	KUNIT_EXPECT_NE(test, ism_move_data(peers.dev[1], dmb.token, 0, true,
+					    0, buf, sizeof(buf)), 0);
+	map.token = dmb.token;
+	KUNIT_EXPECT_NE(test, ism_attach_dmb(peers.dev[1], &map,
+					     &peers_client), 0);
+	KUNIT_EXPECT_FALSE(test, memchr_inv(dmb.cpu_addr, 0, PEERS_DMB_LEN));
+	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(peers.dev[0], &dmb), 0);
+}
+
+/* The writer attaches, builds the data in place and signals it. */
+static void ivshm_peers_attach(struct kunit *test)
+{
+	struct ism_dmb dmb, map = { };
+
+	if (!ism_dev_can_attach(peers.dev[1]))
+		kunit_skip(test, "%s cannot attach", ism_dev_name(peers.dev[1]));
+	peers_register(test, &dmb, peers.dev[1]);
+	map.token = dmb.token;
+	KUNIT_ASSERT_EQ(test, ism_attach_dmb(peers.dev[1], &map,
+					     &peers_client), 0);
+	KUNIT_EXPECT_EQ(test, map.len, dmb.len);
+	/* The writer's mapping is its own BAR's: the same memory. */
+	memset(map.cpu_addr, 0x3c, 4096);
+	KUNIT_EXPECT_FALSE(test, memchr_inv(dmb.cpu_addr, 0x3c, 4096));
+	KUNIT_EXPECT_EQ(test, ism_move_data(peers.dev[1], dmb.token, 15, true,
+					    0, map.cpu_addr, 4096), 0);
+	KUNIT_EXPECT_TRUE(test, peers_wait(&peers.irqs, 0));
+	KUNIT_EXPECT_EQ(test, READ_ONCE(peers.irq_mask), (u16)BIT(15));
+	KUNIT_EXPECT_EQ(test, ism_detach_dmb(peers.dev[1], map.token,
+					     &peers_client), 0);
+	KUNIT_EXPECT_EQ(test, ism_detach_dmb(peers.dev[1], map.token,
+					     &peers_client), -ENOENT);
+	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(peers.dev[0], &dmb), 0);
+}
+
+/*
+ * The owner unregisters a DMB its peer is attached to: the writer gets a
+ * DMB event for the token and may no longer move data into it, while its
+ * mapping stays usable until it detaches.
+ */
+static void ivshm_peers_unregistered(struct kunit *test)
+{
+	struct ism_dmb dmb, map = { };
+	u8 buf[8] = { 7 };
+
+	peers_register(test, &dmb, peers.dev[1]);
+	map.token = dmb.token;
+	KUNIT_ASSERT_EQ(test, ism_attach_dmb(peers.dev[1], &map,
+					     &peers_client), 0);
+	KUNIT_ASSERT_EQ(test, ism_unregister_dmb(peers.dev[0], &dmb), 0);
+	KUNIT_EXPECT_TRUE(test, peers_wait(&peers.dmb_events, 0));
+	KUNIT_EXPECT_EQ(test, READ_ONCE(peers.event_token), map.token);
+	KUNIT_EXPECT_EQ(test, ism_move_data(peers.dev[1], map.token, 0, true,
+					    0, buf, sizeof(buf)), -ENOENT);
+	memset(map.cpu_addr, 0x77, map.len);
+	KUNIT_EXPECT_EQ(test, ism_detach_dmb(peers.dev[1], map.token,
+					     &peers_client), 0);
+}
+
+static struct kunit_case ivshm_peers_cases[] = {
+	KUNIT_CASE(ivshm_peers_reach),
+	KUNIT_CASE(ivshm_peers_move),
+	KUNIT_CASE(ivshm_peers_not_writer),
+	KUNIT_CASE(ivshm_peers_attach),
+	KUNIT_CASE(ivshm_peers_unregistered),
+	{}
+};
+
+struct kunit_suite ivshm_peers_suite = {
+	.name = "ism_ivshm_peers",
+	.init = peers_init,
+	.exit = peers_exit,
+	.test_cases = ivshm_peers_cases,
+};

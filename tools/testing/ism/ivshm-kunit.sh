@@ -1,0 +1,37 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# ivshm-kunit.sh: the KUnit suites of the virtual ISM device
+# (ism_ivshm_kunit.ko) in a debug VM with two ivshmem-plain functions
+# that map one 16 MiB region file, the first formatting it
+# (ism_ivshm.format=1). ism_ivshm_peers then runs between two real
+# devices of one region, as two guests' would, and must not be skipped
+# (ism_ivshm_kunit.need_peers=1). Console log:
+# build/debug/ivshm-kunit/vm.log.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+label="virtual ISM KUnit, two devices of one region"
+out=$ISM_BUILD/debug
+logs=$out/ivshm-kunit
+qemu_accel || exit 1
+ksrc || exit 1
+mkdir -p "$logs"
+stage_initramfs "$ISM_KSRC" "$out" "$logs/modroot" "$logs/initramfs.cpio.gz" ||
+	exit 1
+
+dir=$(mktemp -d /dev/shm/ism-kunit.XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+truncate -s 16M "$dir/region"
+# ivshmem N: an ivshmem-plain function mapping the region
+ivshmem() {
+	echo "-object memory-backend-file,id=iv$1,mem-path=$dir/region,size=16M,share=on -device ivshmem-plain,memdev=iv$1"
+}
+ISM_QEMU_ARGS="$(ivshmem 0) $(ivshmem 1)" "$ISM_TESTDIR/run-vm.sh" \
+	"$ISM_KSRC/arch/x86/boot/bzImage" "$logs/initramfs.cpio.gz" \
+	"$logs/vm.log" ism.mode=test ism.suite=ism_ivshm_kunit \
+	ism_ivshm.format=1 ism_ivshm.format_peers=8 ism_ivshm_kunit.need_peers=1
+vm_rc=$?
+"$ISM_TESTDIR/parse-log.py" --kunit --ksrc "$ISM_KSRC" --results "$ISM_RESULTS" \
+	"$label" "$logs/vm.log"
+(judge_vm $vm_rc $? "$label" "$logs/vm.log")
