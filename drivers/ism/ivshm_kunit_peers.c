@@ -88,12 +88,12 @@ static struct ism_client peers_client = {
 	.handle_event = peers_handle_event,
 };
 
-/* Until *@count exceeds @above: the other device polls (plain mode). */
-static bool peers_wait(atomic_t *count, int above)
+/* Until @done(@arg), for PEERS_WAIT at most: the other device polls. */
+static bool peers_until(bool (*done)(const void *arg), const void *arg)
 {
 	unsigned long end = jiffies + PEERS_WAIT;
 
-	while (atomic_read(count) <= above) {
+	while (!done(arg)) {
 		if (time_after(jiffies, end))
 			return false;
 		msleep(20);
@@ -101,21 +101,20 @@ static bool peers_wait(atomic_t *count, int above)
 	return true;
 }
 
-/* Both devices see each other once their peer scans ran. */
-static bool peers_reachable(void)
+static bool peers_counted(const void *count)
 {
-	unsigned long end = jiffies + PEERS_WAIT;
+	return atomic_read(count) > 0;
+}
+
+/* Both devices see each other once their peer scans ran. */
+static bool peers_reachable(const void *unused)
+{
 	uuid_t gid0, gid1;
 
 	ism_get_local_gid(peers.dev[0], &gid0);
 	ism_get_local_gid(peers.dev[1], &gid1);
-	while (ism_query_remote_gid(peers.dev[0], &gid1, 0, 0) ||
-	       ism_query_remote_gid(peers.dev[1], &gid0, 0, 0)) {
-		if (time_after(jiffies, end))
-			return false;
-		msleep(20);
-	}
-	return true;
+	return !ism_query_remote_gid(peers.dev[0], &gid1, 0, 0) &&
+	       !ism_query_remote_gid(peers.dev[1], &gid0, 0, 0);
 }
 
 static int peers_init(struct kunit *test)
@@ -128,7 +127,7 @@ static int peers_init(struct kunit *test)
 		KUNIT_FAIL(test, "no two virtual ISM devices of one region");
 		return -ENODEV;
 	}
-	if (!peers_reachable()) {
+	if (!peers_until(peers_reachable, NULL)) {
 		ism_unregister_client(&peers_client);
 		KUNIT_FAIL(test, "the devices never saw each other");
 		return -ETIMEDOUT;
@@ -178,7 +177,7 @@ static void ivshm_peers_move(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ism_move_data(peers.dev[1], dmb.token, 3, true,
 					    100, buf, sizeof(buf)), 0);
 	KUNIT_EXPECT_EQ(test, memcmp(dmb.cpu_addr + 100, buf, sizeof(buf)), 0);
-	KUNIT_EXPECT_TRUE(test, peers_wait(&peers.irqs, 0));
+	KUNIT_EXPECT_TRUE(test, peers_until(peers_counted, &peers.irqs));
 	KUNIT_EXPECT_EQ(test, READ_ONCE(peers.irq_idx), dmb.idx);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(peers.irq_mask), (u16)BIT(3));
 	/* Past the end, a token that is not the DMB's: refused, no write. */
@@ -226,7 +225,7 @@ static void ivshm_peers_attach(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, memchr_inv(dmb.cpu_addr, 0x3c, 4096));
 	KUNIT_EXPECT_EQ(test, ism_move_data(peers.dev[1], dmb.token, 15, true,
 					    0, map.cpu_addr, 4096), 0);
-	KUNIT_EXPECT_TRUE(test, peers_wait(&peers.irqs, 0));
+	KUNIT_EXPECT_TRUE(test, peers_until(peers_counted, &peers.irqs));
 	KUNIT_EXPECT_EQ(test, READ_ONCE(peers.irq_mask), (u16)BIT(15));
 	KUNIT_EXPECT_EQ(test, ism_detach_dmb(peers.dev[1], map.token,
 					     &peers_client), 0);
@@ -250,7 +249,7 @@ static void ivshm_peers_unregistered(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ism_attach_dmb(peers.dev[1], &map,
 					     &peers_client), 0);
 	KUNIT_ASSERT_EQ(test, ism_unregister_dmb(peers.dev[0], &dmb), 0);
-	KUNIT_EXPECT_TRUE(test, peers_wait(&peers.dmb_events, 0));
+	KUNIT_EXPECT_TRUE(test, peers_until(peers_counted, &peers.dmb_events));
 	KUNIT_EXPECT_EQ(test, READ_ONCE(peers.event_token), map.token);
 	KUNIT_EXPECT_EQ(test, ism_move_data(peers.dev[1], map.token, 0, true,
 					    0, buf, sizeof(buf)), -ENOENT);
