@@ -4,9 +4,10 @@
  * real driver. tools/testing/ism/ivshm-kunit.sh gives a test VM two
  * ivshmem-plain functions mapping one file, so the two devices are peers
  * of one region as two guests would be: DMBs registered for the other's
- * GID, writes with signals, zero-copy writes through an attachment, and an
- * owner's unregistration seen by the writer. Elsewhere the cases are
- * skipped, unless ism_ivshm_kunit.need_peers=1 makes that a failure.
+ * GID, writes with signals, zero-copy writes through an attachment, an
+ * owner's unregistration seen by the writer and, last, a device whose
+ * slot another party took. Elsewhere the cases are skipped, unless
+ * ism_ivshm_kunit.need_peers=1 makes that a failure.
  */
 #include <linux/atomic.h>
 #include <linux/delay.h>
@@ -17,6 +18,7 @@
 #include <linux/string.h>
 #include <linux/uuid.h>
 
+#include "ism_ivshm.h"
 #include "ivshm_kunit.h"
 
 MODULE_IMPORT_NS(ISM);
@@ -39,6 +41,8 @@ static struct {
 	u16 irq_mask;
 	atomic_t dmb_events;
 	u64 event_token;
+	atomic_t gid_events;
+	uuid_t event_gid;
 } peers;
 
 static int peers_add_dev(struct ism_dev *dev)
@@ -74,10 +78,13 @@ static void peers_handle_irq(struct ism_dev *dev, unsigned int idx,
 static void peers_handle_event(struct ism_dev *dev,
 			       const struct ism_event *event)
 {
-	if (dev != peers.dev[1] || event->type != ISM_EVT_DMB)
-		return;
-	WRITE_ONCE(peers.event_token, event->token);
-	atomic_inc(&peers.dmb_events);
+	if (dev == peers.dev[1] && event->type == ISM_EVT_DMB) {
+		WRITE_ONCE(peers.event_token, event->token);
+		atomic_inc(&peers.dmb_events);
+	} else if (dev == peers.dev[0] && event->type == ISM_EVT_GID) {
+		peers.event_gid = event->gid;
+		atomic_inc(&peers.gid_events);
+	}
 }
 
 static struct ism_client peers_client = {
@@ -134,6 +141,7 @@ static int peers_init(struct kunit *test)
 	}
 	atomic_set(&peers.irqs, 0);
 	atomic_set(&peers.dmb_events, 0);
+	atomic_set(&peers.gid_events, 0);
 	return 0;
 }
 
@@ -258,12 +266,47 @@ static void ivshm_peers_unregistered(struct kunit *test)
 					     &peers_client), 0);
 }
 
+static bool peers_unreachable(const void *unused)
+{
+	uuid_t gid0;
+
+	ism_get_local_gid(peers.dev[0], &gid0);
+	return ism_query_remote_gid(peers.dev[1], &gid0, 0, 0) != 0;
+}
+
+/*
+ * Another party (a guest that took the slot for free, the host) rewrites
+ * the second device's cookie: that device leaves the region, no longer
+ * reaching or writing to its peer, and the first reports it gone. The
+ * device stays lost: this case runs last.
+ */
+static void ivshm_peers_slot_taken(struct kunit *test)
+{
+	struct ism_ivshm *iv = ism_dev_priv(peers.dev[1]);
+	struct ivshm_slot *slot = ivshm_slot(&iv->geo, iv->region, iv->slot);
+	struct ism_dmb dmb;
+	u8 buf[8] = { 9 };
+	uuid_t gid1;
+
+	peers_register(test, &dmb, peers.dev[1]);
+	WRITE_ONCE(slot->cookie, cpu_to_le64(iv->cookie + 1));
+	KUNIT_EXPECT_TRUE(test, peers_until(peers_unreachable, NULL));
+	KUNIT_EXPECT_EQ(test, ism_move_data(peers.dev[1], dmb.token, 0, true,
+					    0, buf, sizeof(buf)), -ENOENT);
+	KUNIT_EXPECT_FALSE(test, memchr_inv(dmb.cpu_addr, 0, PEERS_DMB_LEN));
+	KUNIT_EXPECT_TRUE(test, peers_until(peers_counted, &peers.gid_events));
+	ism_get_local_gid(peers.dev[1], &gid1);
+	KUNIT_EXPECT_TRUE(test, uuid_equal(&peers.event_gid, &gid1));
+	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(peers.dev[0], &dmb), 0);
+}
+
 static struct kunit_case ivshm_peers_cases[] = {
 	KUNIT_CASE(ivshm_peers_reach),
 	KUNIT_CASE(ivshm_peers_move),
 	KUNIT_CASE(ivshm_peers_not_writer),
 	KUNIT_CASE(ivshm_peers_attach),
 	KUNIT_CASE(ivshm_peers_unregistered),
+	KUNIT_CASE(ivshm_peers_slot_taken),
 	{}
 };
 
