@@ -5,9 +5,9 @@
  * ivshmem-plain functions mapping one file, so the two devices are peers
  * of one region as two guests would be: DMBs registered for the other's
  * GID, writes with signals, zero-copy writes through an attachment, an
- * owner's unregistration seen by the writer and, last, a device whose
- * slot another party took. Elsewhere the cases are skipped, unless
- * ism_ivshm_kunit.need_peers=1 makes that a failure.
+ * owner's unregistration seen by the writer, software events and, last, a
+ * device whose slot another party took. Elsewhere the cases are skipped,
+ * unless ism_ivshm_kunit.need_peers=1 makes that a failure.
  */
 #include <linux/atomic.h>
 #include <linux/delay.h>
@@ -43,6 +43,8 @@ static struct {
 	u64 event_token;
 	atomic_t gid_events;
 	uuid_t event_gid;
+	atomic_t swr_events;
+	struct ism_event swr;
 } peers;
 
 static int peers_add_dev(struct ism_dev *dev)
@@ -84,6 +86,9 @@ static void peers_handle_event(struct ism_dev *dev,
 	} else if (dev == peers.dev[0] && event->type == ISM_EVT_GID) {
 		peers.event_gid = event->gid;
 		atomic_inc(&peers.gid_events);
+	} else if (dev == peers.dev[0] && event->type == ISM_EVT_SWR) {
+		peers.swr = *event;
+		atomic_inc(&peers.swr_events);
 	}
 }
 
@@ -142,6 +147,7 @@ static int peers_init(struct kunit *test)
 	atomic_set(&peers.irqs, 0);
 	atomic_set(&peers.dmb_events, 0);
 	atomic_set(&peers.gid_events, 0);
+	atomic_set(&peers.swr_events, 0);
 	return 0;
 }
 
@@ -266,6 +272,27 @@ static void ivshm_peers_unregistered(struct kunit *test)
 					     &peers_client), 0);
 }
 
+/* A software event reaches the peer's clients with the sender's GID. */
+static void ivshm_peers_event(struct kunit *test)
+{
+	uuid_t gid0, gid1, stranger;
+
+	ism_get_local_gid(peers.dev[0], &gid0);
+	ism_get_local_gid(peers.dev[1], &gid1);
+	KUNIT_ASSERT_EQ(test, ism_signal_event(peers.dev[1], &gid0, 1, 0x4242,
+					       U64_MAX - 1), 0);
+	KUNIT_ASSERT_TRUE(test, peers_until(peers_counted, &peers.swr_events));
+	KUNIT_EXPECT_EQ(test, peers.swr.code, 0x4242U);
+	KUNIT_EXPECT_EQ(test, peers.swr.info, U64_MAX - 1);
+	KUNIT_EXPECT_TRUE(test, uuid_equal(&peers.swr.gid, &gid1));
+	/* To a GID not in the region: refused, nothing sent. */
+	generate_random_uuid(stranger.b);
+	KUNIT_EXPECT_NE(test, ism_signal_event(peers.dev[1], &stranger, 1, 1,
+					       1), 0);
+	msleep(300);
+	KUNIT_EXPECT_EQ(test, atomic_read(&peers.swr_events), 1);
+}
+
 static bool peers_unreachable(const void *unused)
 {
 	uuid_t gid0;
@@ -306,6 +333,7 @@ static struct kunit_case ivshm_peers_cases[] = {
 	KUNIT_CASE(ivshm_peers_not_writer),
 	KUNIT_CASE(ivshm_peers_attach),
 	KUNIT_CASE(ivshm_peers_unregistered),
+	KUNIT_CASE(ivshm_peers_event),
 	KUNIT_CASE(ivshm_peers_slot_taken),
 	{}
 };
