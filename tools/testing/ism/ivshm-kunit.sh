@@ -10,6 +10,7 @@
 # build/debug/ivshm-kunit/vm.log.
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/region.sh"
 
 label="virtual ISM KUnit, two devices of one region"
 out=$ISM_BUILD/debug
@@ -23,11 +24,8 @@ stage_initramfs "$ISM_KSRC" "$out" "$logs/modroot" "$logs/initramfs.cpio.gz" ||
 dir=$(mktemp -d /dev/shm/ism-kunit.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 truncate -s 16M "$dir/region"
-# ivshmem N: an ivshmem-plain function mapping the region
-ivshmem() {
-	echo "-object memory-backend-file,id=iv$1,mem-path=$dir/region,size=16M,share=on -device ivshmem-plain,memdev=iv$1"
-}
-ISM_QEMU_ARGS="$(ivshmem 0) $(ivshmem 1)" "$ISM_TESTDIR/run-vm.sh" \
+ISM_QEMU_ARGS="$(ivshmem_plain iv0 "$dir/region" 16M) $(ivshmem_plain iv1 "$dir/region" 16M)" \
+	"$ISM_TESTDIR/run-vm.sh" \
 	"$ISM_KSRC/arch/x86/boot/bzImage" "$logs/initramfs.cpio.gz" \
 	"$logs/vm.log" ism.mode=test ism.suite=ism_ivshm_kunit \
 	ism_ivshm.format=1 ism_ivshm.format_peers=8 ism_ivshm_kunit.need_peers=1

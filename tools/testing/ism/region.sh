@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Two guests on a virtual ISM region, for pair.sh (debug kernel, tests)
-# and stock.sh demo-vms (stock kernel, sockperf); sourced after lib.sh.
+# and stock.sh demo-vms (stock kernel, sockperf), and the ivshmem-plain
+# arguments for ivshm-kunit.sh; sourced after lib.sh.
 # The region is 64 MiB in /dev/shm: with doorbell mode, made and shared by
 # ism-ivshmem-server (ivshmem-doorbell); with plain mode, a file each
 # QEMU maps (ivshmem-plain, the guests poll). A UDP virtio-net link
@@ -28,9 +29,15 @@ region_start() {
 		region_args="-chardev socket,path=$region_dir/sock,id=iv -device ivshmem-doorbell,chardev=iv,vectors=1"
 	else
 		truncate -s 64M "$region"
-		region_args="-object memory-backend-file,id=iv,mem-path=$region,size=64M,share=on -device ivshmem-plain,memdev=iv"
+		region_args=$(ivshmem_plain iv "$region" 64M)
 	fi
 	region_net=$((20000 + $$ % 20000 * 2))
+}
+
+# ivshmem_plain ID FILE SIZE: the QEMU arguments of an ivshmem-plain
+# function mapping FILE, SIZE long (QEMU's suffixes), shared
+ivshmem_plain() {
+	echo "-object memory-backend-file,id=$1,mem-path=$2,size=$3,share=on -device ivshmem-plain,memdev=$1"
 }
 
 region_stop() {
