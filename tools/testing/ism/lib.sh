@@ -26,9 +26,33 @@ ISM_RESULTS=${ISM_RESULTS:-/dev/null}
 # jq), and GNU make for
 # kselftest's Makefiles, copied into the initramfs with their libraries.
 ISM_SYSPROGS=${ISM_SYSPROGS:-sockperf iperf3 make jq}
+# Debian's static busybox for s390x, for make check-s390x's initramfs:
+# deps.sh s390x unpacks it here, next to build-kernel.sh's kernels.
+ISM_BUSYBOX_S390X=${ISM_BUSYBOX_S390X:-${ISM_CACHE:-$HOME/.cache/ism}/busybox-s390x/bin/busybox}
 
 log() {
 	echo "$*" >&2
+}
+
+# step TEXT: announce a step of a run that began at $start (date +%s),
+# which the sourcing script sets.
+# shellcheck disable=SC2154
+step() {
+	log "== $* (at $(($(date +%s) - start)) s) =="
+}
+
+# summary: print the run's results, "N passed, N failed" last, and exit:
+# 0 if none failed and one at least passed.
+summary() {
+	echo
+	accel=${ISM_ACCEL_CHOSEN:+; QEMU $ISM_ACCEL_CHOSEN}
+	echo "== summary ($(($(date +%s) - start)) s$accel) =="
+	cat "$ISM_RESULTS"
+	pass=$(grep -c '^ok ' "$ISM_RESULTS")
+	fail=$(grep -c '^not ok ' "$ISM_RESULTS")
+	echo "$pass passed, $fail failed"
+	[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
+	exit
 }
 
 # qemu_accel: decide the QEMU accelerator (accel.sh) unless this make
@@ -79,6 +103,23 @@ stage_initramfs() {
 		- "$2" "$3" || return 1
 	# shellcheck disable=SC2086 # a list of paths without blanks
 	"$ISM_TESTDIR/mkinitramfs.sh" "$4" "$3" $_progs
+}
+
+# build_checked KDIR OUT TAG [KBUILD-ARGS...]: build our modules against
+# KDIR into OUT (build-modules.sh) and record TAG: failed if the build
+# failed or its log holds any diagnostic in our code (scan-build-log.py).
+build_checked() {
+	_kdir=$1 _out=$2 _tag=$3
+	shift 3
+	if ! "$ISM_TESTDIR/build-modules.sh" "$_kdir" "$_out" "$@"; then
+		result fail "$_tag" "build failed"
+	elif ! "$ISM_TESTDIR/scan-build-log.py" "$_out/build.log" "$_out/src"; then
+		result fail "$_tag" "diagnostics above"
+	else
+		result ok "$_tag"
+		return 0
+	fi
+	return 1
 }
 
 # Our .ko files under a build directory, KUnit modules included.

@@ -19,16 +19,8 @@ out=$ISM_BUILD/debug
 rc=0
 
 if [ "$part" != source ]; then
-	tag="build: modules against the test kernel (W=1, sparse)"
-	if ! "$ISM_TESTDIR/build-modules.sh" "$tree" "$out" W=1 C=2 CHECK=sparse; then
-		result fail "$tag" "build failed"
-		rc=1
-	elif ! "$ISM_TESTDIR/scan-build-log.py" "$out/build.log" "$out/src"; then
-		result fail "$tag" "diagnostics above"
-		rc=1
-	else
-		result ok "$tag"
-	fi
+	build_checked "$tree" "$out" "build: modules against the test kernel (W=1, sparse)" \
+		W=1 C=2 CHECK=sparse || rc=1
 	[ "$part" = build ] && exit $rc
 fi
 
