@@ -1,29 +1,69 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Install the Debian packages that building and testing the ISM layer
-# needs. Installs only what is missing; as non-root, prints the command.
+# deps.sh [s390x]: install the Debian packages that building and testing
+# the ISM layer needs. Installs only what is missing; as non-root,
+# prints the command. With s390x, also what make check-s390x needs: the
+# cross compiler, qemu-system-s390x (in qemu-system-misc), and Debian's
+# busybox-static for s390x, which is unpacked into the cache
+# ($ISM_BUSYBOX_S390X, lib.sh), not installed: dpkg would replace the
+# host's busybox with it.
 set -eu
+. "$(dirname "$0")/lib.sh"
 
 pkgs="linux-source-6.1 build-essential bc bison flex libelf-dev libssl-dev
 cpio gzip xz-utils qemu-system-x86 busybox-static sparse linux-headers-amd64
 linux-image-amd64 kmod python3 perl coreutils sockperf iperf3 jq
 python3-sphinx linux-source-6.12 python3-yaml python3-jsonschema"
+s390x=
+if [ "${1:-}" = s390x ]; then
+	s390x=1
+	pkgs="$pkgs gcc-s390x-linux-gnu qemu-system-misc"
+fi
 
 missing=
 for p in $pkgs; do
 	st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
 	[ "$st" = installed ] || missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
+bb_missing=
+[ -z "$s390x" ] || [ -x "$ISM_BUSYBOX_S390X" ] || bb_missing=1
+[ -z "$missing" ] && [ -z "$bb_missing" ] && exit 0
 
 cmd="apt-get install -y --no-install-recommends$missing"
 if [ "$(id -u)" != 0 ]; then
 	echo "deps: missing packages; run as root:" >&2
-	echo "  $cmd" >&2
+	if [ -n "$missing" ]; then
+		echo "  $cmd" >&2
+	fi
+	if [ -n "$bb_missing" ]; then
+		echo "  $0 s390x   # busybox-static:s390x into $ISM_BUSYBOX_S390X" >&2
+	fi
 	exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
-echo "deps: installing$missing" >&2
-# A fresh machine may have no package lists yet, or stale ones.
-$cmd >&2 || { apt-get update >&2 && $cmd >&2; }
+if [ -n "$missing" ]; then
+	echo "deps: installing$missing" >&2
+	# A fresh machine may have no package lists yet, or stale ones.
+	$cmd >&2 || { apt-get update >&2 && $cmd >&2; }
+fi
+[ -n "$bb_missing" ] || exit 0
+
+# busybox-static:s390x needs s390x's package lists. apt-get update
+# may fail for a repository of the machine that has no s390x (or is
+# unreachable): apt-get download below says whether it matters.
+echo "deps: busybox-static:s390x into $ISM_BUSYBOX_S390X" >&2
+if ! dpkg --print-foreign-architectures | grep -qx s390x; then
+	dpkg --add-architecture s390x
+	apt-get update >&2 || true
+elif ! apt-cache show busybox-static:s390x >/dev/null 2>&1; then
+	apt-get update >&2 || true
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# Into the current directory, which apt's unprivileged user _apt cannot
+# write to: as root, without apt's sandbox (and its warning about it).
+(cd "$tmp" && apt-get download -o APT::Sandbox::User=root busybox-static:s390x >&2)
+dpkg -x "$tmp"/busybox-static_*_s390x.deb "$tmp/root"
+mkdir -p "$(dirname "$ISM_BUSYBOX_S390X")"
+mv "$tmp/root/bin/busybox" "$ISM_BUSYBOX_S390X"
