@@ -153,6 +153,7 @@ int ism_signal_event(struct ism_dev *dev, const uuid_t *rgid,
 		     u32 trigger_irq, u32 event_code, u64 info);
 int ism_add_vlan_id(struct ism_dev *dev, u64 vlan_id);
 int ism_del_vlan_id(struct ism_dev *dev, u64 vlan_id);
+int ism_set_vlan_required(struct ism_dev *dev, bool required);
 void ism_get_local_gid(const struct ism_dev *dev, uuid_t *gid);
 u16 ism_get_chid(struct ism_dev *dev);
 u32 ism_get_max_dmbs(const struct ism_dev *dev);
@@ -189,6 +190,9 @@ struct device *ism_dev_device(struct ism_dev *dev);
  *	softirq context; must not sleep.
  * @add_vlan_id: optional; join VLAN @vlan_id. Process context, may sleep.
  * @del_vlan_id: optional; leave VLAN @vlan_id. Process context, may sleep.
+ * @set_vlan_required: optional; with @required, reach peers only on the
+ *	VLANs joined with @add_vlan_id; without, on any. Process context,
+ *	may sleep.
  * @attach_dmb: optional, with @detach_dmb; map the peer DMB @dmb->token
  *	for zero-copy writing: fill cpu_addr, len and idx. The memory stays
  *	valid until the matching @detach_dmb, even if its owner unregisters
@@ -212,6 +216,7 @@ struct ism_device_ops {
 			    u32 trigger_irq, u32 event_code, u64 info);
 	int (*add_vlan_id)(struct ism_dev *dev, u64 vlan_id);
 	int (*del_vlan_id)(struct ism_dev *dev, u64 vlan_id);
+	int (*set_vlan_required)(struct ism_dev *dev, bool required);
 	int (*attach_dmb)(struct ism_dev *dev, struct ism_dmb *dmb);
 	int (*detach_dmb)(struct ism_dev *dev, u64 token);
 };

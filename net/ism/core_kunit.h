@@ -41,6 +41,7 @@ enum fake_op {
 	OP_SIGNAL_EVENT,
 	OP_ADD_VLAN_ID,
 	OP_DEL_VLAN_ID,
+	OP_SET_VLAN_REQUIRED,
 	OP_ATTACH_DMB,
 	OP_DETACH_DMB,
 	OP_NR,
@@ -64,6 +65,7 @@ struct fake_args {
 	u32 event_code;
 	u64 info;
 	u64 vlan_id;
+	bool vlan_required;
 	u64 token;
 	unsigned int idx;
 	bool sf;

@@ -200,6 +200,15 @@ static int fake_del_vlan_id(struct ism_dev *dev, u64 vlan_id)
 	return fake->ret;
 }
 
+static int fake_set_vlan_required(struct ism_dev *dev, bool required)
+{
+	struct fake_dev *fake = to_fake(dev);
+
+	fake->calls[OP_SET_VLAN_REQUIRED]++;
+	fake->last.vlan_required = required;
+	return fake->ret;
+}
+
 static int fake_attach_dmb(struct ism_dev *dev, struct ism_dmb *dmb)
 {
 	struct fake_dev *fake = to_fake(dev);
@@ -258,6 +267,7 @@ const struct ism_device_ops fake_ops_full = {
 	.signal_event = fake_signal_event,
 	.add_vlan_id = fake_add_vlan_id,
 	.del_vlan_id = fake_del_vlan_id,
+	.set_vlan_required = fake_set_vlan_required,
 	.attach_dmb = fake_attach_dmb,
 	.detach_dmb = fake_detach_dmb,
 };

@@ -26,6 +26,7 @@ static void ism_helpers_optional_ops_absent(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, ism_dev_can_attach(dev));
 	KUNIT_EXPECT_EQ(test, ism_add_vlan_id(dev, 5), -EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, ism_del_vlan_id(dev, 5), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, ism_set_vlan_required(dev, true), -EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, fake_total_calls(dev), before);
 }
 
@@ -63,6 +64,11 @@ static void ism_helpers_optional_ops_present(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ism_del_vlan_id(dev, 0x456), 0);
 	KUNIT_EXPECT_EQ(test, fake->calls[OP_DEL_VLAN_ID], 1);
 	KUNIT_EXPECT_EQ(test, fake->last.vlan_id, 0x456);
+	KUNIT_EXPECT_EQ(test, ism_set_vlan_required(dev, true), 0);
+	KUNIT_EXPECT_TRUE(test, fake->last.vlan_required);
+	KUNIT_EXPECT_EQ(test, ism_set_vlan_required(dev, false), 0);
+	KUNIT_EXPECT_FALSE(test, fake->last.vlan_required);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_SET_VLAN_REQUIRED], 2);
 
 	/* The device's errors come back unchanged. */
 	fake->ret = FAKE_ERR;
@@ -73,6 +79,8 @@ static void ism_helpers_optional_ops_present(struct kunit *test)
 			-ENOENT);
 	KUNIT_EXPECT_EQ(test, ism_add_vlan_id(dev, 1), FAKE_ERR);
 	KUNIT_EXPECT_EQ(test, ism_del_vlan_id(dev, 1), FAKE_ERR);
+	KUNIT_EXPECT_EQ(test, ism_set_vlan_required(dev, true), FAKE_ERR);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_SET_VLAN_REQUIRED], 3);
 	KUNIT_EXPECT_EQ(test, fake->calls[OP_SIGNAL_EVENT], 2);
 	KUNIT_EXPECT_EQ(test, fake->calls[OP_ATTACH_DMB], 2);
 	KUNIT_EXPECT_EQ(test, fake->calls[OP_DETACH_DMB], 1);
@@ -122,6 +130,7 @@ static void ism_helpers_null_args(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ism_detach_dmb(dev, dmb.token, NULL), -EINVAL);
 	KUNIT_EXPECT_EQ(test, ism_add_vlan_id(NULL, 1), -EINVAL);
 	KUNIT_EXPECT_EQ(test, ism_del_vlan_id(NULL, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ism_set_vlan_required(NULL, true), -EINVAL);
 	KUNIT_EXPECT_EQ(test, fake_total_calls(dev), before);
 }
 

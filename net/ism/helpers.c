@@ -119,6 +119,27 @@ int ism_del_vlan_id(struct ism_dev *dev, u64 vlan_id)
 EXPORT_SYMBOL_NS_GPL(ism_del_vlan_id, ISM);
 
 /**
+ * ism_set_vlan_required() - restrict a device to its VLANs, or lift that
+ * @dev: local device
+ * @required: reach peers only on the VLANs joined with ism_add_vlan_id()
+ *
+ * Only PCI-ISM functions have this mode. Process context; may sleep.
+ *
+ * Return: 0; -EINVAL for a NULL device; -EOPNOTSUPP if the device has no
+ * such mode; or the device's error.
+ */
+int ism_set_vlan_required(struct ism_dev *dev, bool required)
+{
+	if (!dev)
+		return -EINVAL;
+	if (!dev->ops.set_vlan_required)
+		return -EOPNOTSUPP;
+	might_sleep();
+	return ism_count_error(dev, dev->ops.set_vlan_required(dev, required));
+}
+EXPORT_SYMBOL_NS_GPL(ism_set_vlan_required, ISM);
+
+/**
  * ism_get_local_gid() - the device's GID
  * @dev: device
  * @gid: filled with the GID

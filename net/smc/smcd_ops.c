@@ -67,10 +67,24 @@ static int ism_smcd_del_vlan_id(struct smcd_dev *smcd, u64 vlan_id)
 	return ism_smcd_vlan_want(ism_smcd_of(smcd), vlan_id, false);
 }
 
-/* Only PCI-ISM has a "VLAN required" mode; the layer does not model it. */
-static int ism_smcd_vlan_required(struct smcd_dev *smcd)
+/* SMC 6.1 never calls these; a device without the mode (all but PCI-ISM)
+ * separates nothing by VLAN, which is what "not required" means.
+ */
+static int ism_smcd_vlan_required(struct smcd_dev *smcd, bool required)
 {
-	return 0;
+	int ret = ism_set_vlan_required(ism_smcd_of(smcd)->ism, required);
+
+	return ret == -EOPNOTSUPP && !required ? 0 : ret;
+}
+
+static int ism_smcd_set_vlan_required(struct smcd_dev *smcd)
+{
+	return ism_smcd_vlan_required(smcd, true);
+}
+
+static int ism_smcd_reset_vlan_required(struct smcd_dev *smcd)
+{
+	return ism_smcd_vlan_required(smcd, false);
 }
 
 static int ism_smcd_signal_event(struct smcd_dev *smcd, u64 rgid,
@@ -115,8 +129,8 @@ const struct smcd_ops ism_smcd_ops = {
 	.unregister_dmb = ism_smcd_unregister_dmb,
 	.add_vlan_id = ism_smcd_add_vlan_id,
 	.del_vlan_id = ism_smcd_del_vlan_id,
-	.set_vlan_required = ism_smcd_vlan_required,
-	.reset_vlan_required = ism_smcd_vlan_required,
+	.set_vlan_required = ism_smcd_set_vlan_required,
+	.reset_vlan_required = ism_smcd_reset_vlan_required,
 	.signal_event = ism_smcd_signal_event,
 	.move_data = ism_smcd_move_data,
 	.get_system_eid = ism_smcd_get_system_eid,
