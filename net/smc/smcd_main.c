@@ -4,6 +4,7 @@
  * in-kernel SMC of Linux 6.1 for every ISM device, and forwards the
  * device's irqs and events to it.
  */
+#include <kunit/visibility.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
@@ -138,6 +139,7 @@ static void ism_smcd_handle_event(struct ism_dev *ism,
 	smcd_handle_event(bridge->smcd, &smcd_event);
 }
 
+/* Exported for ism_pci_kunit, which reaches SMC-D devices through it. */
 struct ism_client ism_smcd_client = {
 	.name = "smc-d",
 	.add_dev = ism_smcd_add_dev,
@@ -145,6 +147,7 @@ struct ism_client ism_smcd_client = {
 	.handle_irq = ism_smcd_handle_irq,
 	.handle_event = ism_smcd_handle_event,
 };
+EXPORT_SYMBOL_IF_KUNIT(ism_smcd_client);
 
 static int __init ism_smcd_init(void)
 {
