@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Virtual ISM over QEMU's ivshmem: the layout of the shared region,
- * version 1. Documentation/networking/ism.rst ("The virtual ISM region")
+ * version 1. Documentation/networking/ism-ivshm.rst ("The region layout")
  * describes it for readers of the region; this header is its definition.
  *
  * Every guest of a region (a peer) owns one slot of the peer table and one

@@ -6,7 +6,7 @@
  * table, and the metadata at the start of every partition (DMB
  * descriptors, signal area, event queues). It learns where those are
  * from the header as the layout documents it
- * (Documentation/networking/ism.rst), read before it starts writing.
+ * (Documentation/networking/ism-ivshm.rst), read before it starts writing.
  *
  *   region_scribble [-s SECONDS] [-r WRITES-PER-SECOND] [-S SEED] FILE
  *
