@@ -1,20 +1,48 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build (once per machine) the debug test kernel from Debian's
-# linux-source-6.1 with the kernel's own scripts/kconfig/merge_config.sh:
-# tinyconfig, then the tree's kernel/configs/kvm_guest.config (a guest on
-# QEMU's virtio devices), the selftests' config (what the tests need),
-# and last what is only ours, kernel.config in this directory (the bug
-# catchers, KUnit, a console). The tree is cached under
-# ${ISM_CACHE:-$HOME/.cache/ism}, keyed by the source package version and
-# a hash of our fragments. Prints the tree's path.
+# build-kernel.sh [x86_64|s390x]: build (once per machine) a test kernel
+# from Debian's linux-source-6.1 with the kernel's own
+# scripts/kconfig/merge_config.sh: tinyconfig, then config fragments,
+# per architecture:
+# x86_64 (the default), the debug test kernel: the tree's
+#   kernel/configs/kvm_guest.config (a guest on QEMU's virtio devices),
+#   the selftests' config (what the tests need), and last what is only
+#   ours, kernel.config in this directory (the bug catchers, KUnit, a
+#   console);
+# s390x (make check-s390x), cross-built with Debian's
+#   gcc-s390x-linux-gnu: the selftests' config, kernel.config, and last
+#   s390x.config (s390's console and PCI; what of kernel.config s390
+#   cannot have).
+# The tree is cached under ${ISM_CACHE:-$HOME/.cache/ism}, keyed by the
+# architecture, the source package version and a hash of the
+# fragments. Prints the tree's path.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-# Ours, checked option by option below; the tree's is applied as it is.
-frags="$here/../selftests/ism/config $here/kernel.config"
-tree_frags="kernel/configs/kvm_guest.config"
+arch=${1:-x86_64}
+case $arch in
+x86_64)
+	# Ours, checked option by option below; the tree's is applied as it is.
+	frags="$here/../selftests/ism/config $here/kernel.config"
+	tree_frags="kernel/configs/kvm_guest.config"
+	# The cache key's prefix; x86's predates the other architectures.
+	name=linux
+	took="11 to 25 minutes"
+	# kbuild's ARCH and CROSS_COMPILE.
+	set -- ARCH=x86_64 CROSS_COMPILE=
+	;;
+s390x)
+	frags="$here/../selftests/ism/config $here/kernel.config $here/s390x.config"
+	tree_frags=
+	name=linux-s390x
+	took="10 to 20 minutes"
+	set -- ARCH=s390 CROSS_COMPILE=s390x-linux-gnu-
+	;;
+*)
+	echo "build-kernel: no test kernel for architecture '$arch' (x86_64, s390x)" >&2
+	exit 1 ;;
+esac
 tarball=/usr/src/linux-source-6.1.tar.xz
 cache=${ISM_CACHE:-${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}/.cache/ism}
 
@@ -22,7 +50,7 @@ cache=${ISM_CACHE:-${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}/.cache/ism
 srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
 # shellcheck disable=SC2086 # the lists are of paths without blanks
 fraghash=$( { echo $tree_frags; cat $frags; } | sha256sum | cut -c1-12)
-tree="$cache/linux-$srcver-$fraghash"
+tree="$cache/$name-$srcver-$fraghash"
 
 if [ -f "$tree/.ism-built" ]; then
 	echo "$tree"
@@ -33,32 +61,45 @@ mkdir -p "$cache"
 tmp="$tree.tmp.$$"
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp"
-echo "build-kernel: building test kernel $srcver ($fraghash) in $tree; this takes 11 to 25 minutes on 2 cores, depending on their load" >&2
+echo "build-kernel: building $arch test kernel $srcver ($fraghash) in $tree; this takes $took on 2 cores, depending on their load" >&2
 tar -C "$tmp" --strip-components=1 -xf "$tarball"
 log="$tmp/ism-build.log"
 (
 	cd "$tmp"
-	make ARCH=x86_64 tinyconfig
+	make "$@" tinyconfig
 	# shellcheck disable=SC2086
 	scripts/kconfig/merge_config.sh -m .config $tree_frags $frags
-	make ARCH=x86_64 olddefconfig
+	make "$@" olddefconfig
 ) >"$log" 2>&1 || { tail -n 40 "$log" >&2; exit 1; }
 
 # A fragment option whose dependencies are unmet is silently dropped by
 # Kconfig; refuse such a kernel rather than test with less than we asked
 # for. Not for the tree's fragment, written for every architecture
 # (kvm_guest.config sets S390_GUEST, and DRM_VIRTIO_GPU without DRM).
+# An option is checked for the value its last fragment gives it, as
+# merge_config.sh applies them: "# CONFIG_X is not set" (s390x.config
+# over kernel.config) must leave it unset.
 # shellcheck disable=SC2086
-missing=$(cat $frags | grep '^CONFIG_' | while IFS= read -r opt; do
-	grep -qx "$opt" "$tmp/.config" || echo "$opt"
+missing=$(awk '/^CONFIG_/ { k = $0; sub(/=.*/, "", k) }
+	/^# CONFIG_[A-Za-z0-9_]+ is not set$/ { k = $2 }
+	k != "" { if (!(k in v)) o[n++] = k; v[k] = $0; k = "" }
+	END { for (i = 0; i < n; i++) print v[o[i]] }' $frags |
+while IFS= read -r opt; do
+	case $opt in
+	"# "*)
+		opt=${opt#"# "}
+		! grep -q "^${opt%% *}=" "$tmp/.config" || echo "$opt" ;;
+	*)
+		grep -qx "$opt" "$tmp/.config" || echo "$opt" ;;
+	esac
 done)
 if [ -n "$missing" ]; then
-	echo "build-kernel: options not set in the final .config:" >&2
+	echo "build-kernel: options not as asked in the final .config:" >&2
 	echo "$missing" >&2
 	exit 1
 fi
 
-if ! make -C "$tmp" ARCH=x86_64 -j"$(nproc)" bzImage modules >>"$log" 2>&1; then
+if ! make -C "$tmp" "$@" -j"$(nproc)" bzImage modules >>"$log" 2>&1; then
 	tail -n 40 "$log" >&2
 	exit 1
 fi
