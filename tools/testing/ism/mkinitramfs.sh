@@ -10,7 +10,10 @@
 # the Linux tree $ISM_KSRC (in /ism/ksrc, see ksft.mk), the test programs
 # PROG in /ism/bin, and the Debian programs $ISM_SYSPROGS (with their
 # shared libraries, if any). With OUT alone, only busybox and /init:
-# enough for ism.mode=probe (accel.sh).
+# enough for ism.mode=probe (accel.sh). With ISM_VM_ARCH=s390x (make
+# check-s390x), for an s390x guest: busybox is Debian's s390x one
+# ($ISM_BUSYBOX_S390X, deps.sh s390x), and no host program goes in, so
+# neither do the selftests: the guest loads the modules, KUnit's too.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -19,6 +22,15 @@ modroot=${2:-}
 shift
 [ $# -eq 0 ] || shift
 bb=/bin/busybox
+# The applets come from the host's busybox: s390x's cannot run here to
+# list its own, but the host's busybox-static is of the same Debian source.
+applets=/bin/busybox
+s390x=
+if [ "${ISM_VM_ARCH:-x86_64}" = s390x ]; then
+	s390x=1
+	bb=$ISM_BUSYBOX_S390X
+	[ -x "$bb" ] || { log "mkinitramfs: no $bb (deps.sh s390x)"; exit 1; }
+fi
 file "$bb" 2>/dev/null | grep -q 'dynamically linked' &&
 	{ log "mkinitramfs: $bb is not static (apt-get install busybox-static)"; exit 1; }
 
@@ -35,7 +47,7 @@ mkdir -p "$stage/bin" "$stage/sbin" "$stage/usr/bin" "$stage/usr/sbin" \
 	"$stage/proc" "$stage/sys" "$stage/dev" "$stage/tmp" "$stage/root" \
 	"$stage/ism/bin"
 cp "$bb" "$stage/bin/busybox"
-for applet in $("$bb" --list-full); do
+for applet in $("$applets" --list-full); do
 	[ -e "$stage/$applet" ] || ln -s /bin/busybox "$stage/$applet"
 done
 
@@ -47,6 +59,7 @@ ln -s ism-mod "$stage/ism/bin/ism-unload"
 cp "$ISM_TESTDIR/guest-demo.sh" "$stage/ism/bin/ism-demo"
 echo "ISM_NOLOAD=\"$ISM_NOLOAD\"" >"$stage/ism/config"
 cp -a "$modroot/." "$stage/"
+[ -z "$s390x" ] || { pack; exit 0; }
 
 ksft=tools/testing/selftests
 mkdir -p "$stage/ism/src/$ksft" "$stage/ism/ksrc/$ksft" "$stage/ism/ksrc/scripts"

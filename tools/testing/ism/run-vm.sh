@@ -14,6 +14,9 @@
 # ISM_QEMU_ACCEL=kvm|tcg forces it. The guest learns it as ism.accel=.
 # The CPU model is host under KVM and max under TCG; ISM_QEMU_CPU sets
 # another. ISM_QEMU_ARGS adds QEMU arguments (devices), split at blanks.
+# ISM_VM_ARCH=s390x (make check-s390x) boots an s390x kernel instead, on
+# qemu-system-s390x's s390-ccw-virtio machine with its console on the
+# SCLP (ttysclp0), always under TCG: an x86 host has no KVM for s390x.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -22,8 +25,16 @@ initrd=$2
 logf=$3
 shift 3
 
-qemu_accel || exit 1
-accel=$ISM_ACCEL_CHOSEN
+if [ "${ISM_VM_ARCH:-x86_64}" = s390x ]; then
+	accel=tcg
+	machine="qemu-system-s390x -machine s390-ccw-virtio,accel=tcg"
+	console=ttysclp0
+else
+	qemu_accel || exit 1
+	accel=$ISM_ACCEL_CHOSEN
+	machine="qemu-system-x86_64 -machine q35,accel=$accel"
+	console=ttyS0
+fi
 cpu=max
 limit=1800
 if [ "$accel" = kvm ]; then
@@ -34,9 +45,9 @@ timeout_s=${ISM_VM_TIMEOUT:-$limit}
 # panic=-1: reboot at once on panic, which -no-reboot turns into exit.
 # oops=panic: the first oops ends the run rather than wedging it.
 # printk.devkmsg=on: don't rate-limit the protocol lines from /init.
-append="console=ttyS0 loglevel=7 panic=-1 oops=panic printk.devkmsg=on ism.accel=$accel $*"
-# shellcheck disable=SC2086 # ISM_QEMU_ARGS: QEMU arguments without blanks
-set -- qemu-system-x86_64 -machine q35,accel=$accel -cpu "${ISM_QEMU_CPU:-$cpu}" -smp 2 \
+append="console=$console loglevel=7 panic=-1 oops=panic printk.devkmsg=on ism.accel=$accel $*"
+# shellcheck disable=SC2086 # $machine, ISM_QEMU_ARGS: QEMU arguments without blanks
+set -- $machine -cpu "${ISM_QEMU_CPU:-$cpu}" -smp 2 \
 	-m "${ISM_VM_MEM:-1024}" -no-reboot -kernel "$kernel" -initrd "$initrd" \
 	-append "$append" ${ISM_QEMU_ARGS:-}
 
