@@ -43,8 +43,9 @@ with open(REPORTS_FILE, encoding='utf-8') as _f:
         [r'^run-vm: TIMEOUT']))
 SUMMARY = re.compile(r'^# summary (\w+)=(-?\d+)$')
 TABLE = re.compile(r'bad-input table: (\d+) entries')
-# run-vm.sh tells the guest its accelerator; rates depend on it.
-ACCEL = re.compile(r'Command line:.*\bism\.accel=(\w+)')
+# run-vm.sh tells the guest its accelerator; rates depend on it. x86
+# prints "Command line:", s390 only "Kernel command line:".
+ACCEL = re.compile(r'[Cc]ommand line:.*\bism\.accel=(\w+)')
 
 
 def ktap_parser(tree, report):
