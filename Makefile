@@ -45,8 +45,8 @@ TOOLS := $(TOOLS_SRC:.c=)
 TOOLS_CFLAGS ?= -O2 -g -Wall -Wextra
 TOOLS_EXTRA_CFLAGS ?=
 
-.PHONY: all modules tools modules_install clean check lint kunit vm stock pair \
-	bench demo demo-vms stress htmldocs help print-tools kdir
+.PHONY: all modules tools modules_install clean check check-s390x lint kunit vm \
+	stock pair bench demo demo-vms stress htmldocs help print-tools kdir
 
 all: modules tools
 
@@ -89,6 +89,11 @@ clean:
 # The one test command (CI runs it): see README.md.
 check:
 	@$(TESTDIR)/check.sh
+
+# Our modules cross-built for s390x (W=1, sparse) and their KUnit suites
+# run big-endian in qemu-system-s390x; CI runs it after check.
+check-s390x:
+	@$(TESTDIR)/s390x.sh
 
 lint:
 	@$(TESTDIR)/check.sh lint
@@ -149,6 +154,8 @@ help:
 	@echo 'make modules_install    install them (INSTALL_MOD_PATH honoured)'
 	@echo 'make clean              remove build products and build/'
 	@echo 'make check              the whole test; prints "N passed, N failed"'
+	@echo 'make check-s390x        modules cross-built for s390x (W=1, sparse), KUnit'
+	@echo '                        suites big-endian in qemu-system-s390x'
 	@echo 'make lint               W=1 + sparse build, checkpatch, kernel-doc, htmldocs'
 	@echo 'make htmldocs           render Documentation/ into build/htmldocs/html'
 	@echo 'make kunit [SUITE=GLOB] KUnit + e2e tests in the debug VM'
