@@ -36,7 +36,7 @@ s390x)
 	frags="$here/../selftests/ism/config $here/kernel.config $here/s390x.config"
 	tree_frags=
 	name=linux-s390x
-	took="10 to 20 minutes"
+	took="12 to 30 minutes"
 	set -- ARCH=s390 CROSS_COMPILE=s390x-linux-gnu-
 	;;
 *)
