@@ -24,6 +24,21 @@
 
 #include "ism_pci.h"
 
+/*
+ * Take a big-endian word of the SBA whole, leaving 0. The exchange is on
+ * the plain word: s390's xchg() casts through unsigned long, which sparse
+ * refuses for __be types.
+ */
+static u32 ism_pci_take32(__be32 *word)
+{
+	return be32_to_cpu((__force __be32)xchg((__force u32 *)word, 0));
+}
+
+static u16 ism_pci_take16(__be16 *word)
+{
+	return be16_to_cpu((__force __be16)xchg((__force u16 *)word, 0));
+}
+
 static void ism_pci_drain_sba(struct ism_pci *ip, struct ism_pci_sba *sba)
 {
 	unsigned int word, slot, bit;
@@ -35,13 +50,13 @@ static void ism_pci_drain_sba(struct ism_pci *ip, struct ism_pci_sba *sba)
 	     word++) {
 		if (!READ_ONCE(sba->dmb_bits[word]))
 			continue;
-		bits = be32_to_cpu(xchg(&sba->dmb_bits[word], 0));
+		bits = ism_pci_take32(&sba->dmb_bits[word]);
 		while (bits) {
 			bit = __fls(bits);
 			bits &= ~BIT(bit);
 			slot = word * 32 + 31 - bit;
 			/* Set before the slot bit: complete by now. */
-			mask = be16_to_cpu(xchg(&sba->dmbe_mask[slot], 0));
+			mask = ism_pci_take16(&sba->dmbe_mask[slot]);
 			ism_handle_irq(ip->ism, slot, mask);
 		}
 	}
@@ -122,7 +137,7 @@ irqreturn_t ism_pci_irq(int irq, void *data)
 
 	spin_lock(&ip->irq_lock);
 	if (ip->sba)
-		status = be32_to_cpu(xchg(&ip->sba->status, 0));
+		status = ism_pci_take32(&ip->sba->status);
 	if (status & ISM_PCI_SBA_SUMMARY)
 		ism_pci_drain_sba(ip, ip->sba);
 	if (status & ISM_PCI_SBA_EVENT && ip->ieq)

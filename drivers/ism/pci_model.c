@@ -50,10 +50,12 @@ static void ism_model_irq(struct irq_work *work)
 static void ism_model_signal(struct ism_model_fn *fn, unsigned int slot,
 			     unsigned int idx)
 {
-	__be16 *mask = &fn->sba->dmbe_mask[slot];
-	__be16 old = READ_ONCE(*mask);
+	/* On the plain word, as pci_irq.c does, for sparse on s390. */
+	u16 *mask = (__force u16 *)&fn->sba->dmbe_mask[slot];
+	u16 old = READ_ONCE(*mask);
 
-	while (!try_cmpxchg(mask, &old, old | cpu_to_be16(BIT(idx))))
+	while (!try_cmpxchg(mask, &old,
+			    old | (__force u16)cpu_to_be16(BIT(idx))))
 		;
 	atomic_or((__force int)cpu_to_be32(ism_pci_sba_bit(slot)),
 		  (atomic_t *)&fn->sba->dmb_bits[slot / 32]);
