@@ -91,26 +91,27 @@ int ism_pci_test_dmb(struct ism_model_fn *owner, u64 writer, u32 len,
 				&ism_pci_test_client);
 }
 
-unsigned int ism_pci_test_irqs(struct ism_pci_test *t)
+/* A record count, read under the lock the handlers write it with. */
+static unsigned int ism_pci_test_count(struct ism_pci_test *t,
+				       const unsigned int *count)
 {
 	unsigned long flags;
 	unsigned int n;
 
 	spin_lock_irqsave(&t->lock, flags);
-	n = t->nr_irqs;
+	n = *count;
 	spin_unlock_irqrestore(&t->lock, flags);
 	return n;
 }
 
+unsigned int ism_pci_test_irqs(struct ism_pci_test *t)
+{
+	return ism_pci_test_count(t, &t->nr_irqs);
+}
+
 unsigned int ism_pci_test_events(struct ism_pci_test *t)
 {
-	unsigned long flags;
-	unsigned int n;
-
-	spin_lock_irqsave(&t->lock, flags);
-	n = t->nr_events;
-	spin_unlock_irqrestore(&t->lock, flags);
-	return n;
+	return ism_pci_test_count(t, &t->nr_events);
 }
 
 int ism_pci_test_init(struct kunit *test)

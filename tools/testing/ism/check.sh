@@ -15,25 +15,10 @@ ISM_RESULTS=$ISM_BUILD/results
 export ISM_RESULTS
 
 what=${1:-all}
+# shellcheck disable=SC2034 # read by step and summary (lib.sh)
 start=$(date +%s)
 mkdir -p "$ISM_BUILD"
 : >"$ISM_RESULTS"
-
-summary() {
-	echo
-	accel=${ISM_ACCEL_CHOSEN:+; QEMU $ISM_ACCEL_CHOSEN}
-	echo "== summary ($(($(date +%s) - start)) s$accel) =="
-	cat "$ISM_RESULTS"
-	pass=$(grep -c '^ok ' "$ISM_RESULTS")
-	fail=$(grep -c '^not ok ' "$ISM_RESULTS")
-	echo "$pass passed, $fail failed"
-	[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
-	exit
-}
-
-step() {
-	log "== $* (at $(($(date +%s) - start)) s) =="
-}
 
 step "packages"
 if ! "$ISM_TESTDIR/deps.sh"; then
