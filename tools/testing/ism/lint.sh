@@ -43,6 +43,14 @@ else
 	rc=1
 fi
 
+# dkms.conf lists the modules the Kbuild files build (gen-dkms-conf.sh).
+if "$ISM_SRC/scripts/gen-dkms-conf.sh" --check; then
+	result ok "lint: dkms.conf matches the Kbuild files"
+else
+	result fail "lint: dkms.conf matches the Kbuild files"
+	rc=1
+fi
+
 # The client and driver API is in symbol namespace ISM: every export of
 # ism_core but the tracepoint's (which have no namespace form in 6.1) and
 # the KUnit-only ones.
