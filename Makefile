@@ -45,8 +45,8 @@ TOOLS := $(TOOLS_SRC:.c=)
 TOOLS_CFLAGS ?= -O2 -g -Wall -Wextra
 TOOLS_EXTRA_CFLAGS ?=
 
-.PHONY: all modules tools modules_install clean check check-s390x lint kunit vm \
-	stock pair bench demo demo-vms stress htmldocs help print-tools kdir
+.PHONY: all modules tools modules_install clean check check-s390x check-deb lint kunit vm \
+	stock pair bench demo demo-vms stress htmldocs help print-tools kdir deb
 
 all: modules tools
 
@@ -86,6 +86,15 @@ clean:
 	$(foreach d,$(TOOLS_DIRS) $(LIB_DIRS),$(MAKE) -C $(d) clean;)
 	rm -rf build
 
+# DKMS's recipe, from the Kbuild files (make lint checks it is current).
+dkms.conf: Kbuild $(wildcard */*/Kbuild) scripts/ism-modules.mk \
+		scripts/gen-dkms-conf.sh
+	scripts/gen-dkms-conf.sh
+
+# ism-dkms and ism-tools, and the source package, in build/deb; lintian.
+deb:
+	@scripts/make-deb.sh
+
 # The one test command (CI runs it): see README.md.
 check:
 	@$(TESTDIR)/check.sh
@@ -94,6 +103,12 @@ check:
 # run big-endian in qemu-system-s390x; CI runs it after check.
 check-s390x:
 	@$(TESTDIR)/s390x.sh
+
+# The packages as a Debian 12 user gets them: make deb and lintian, then
+# install, DKMS build, Secure Boot signing, boot with SMC-D, upgrade and
+# purge in a Debian 12 root; CI runs it after check.
+check-deb:
+	@$(TESTDIR)/deb-test.sh
 
 lint:
 	@$(TESTDIR)/check.sh lint
@@ -153,9 +168,13 @@ help:
 	@echo '                        (default: $(KDIR))'
 	@echo 'make modules_install    install them (INSTALL_MOD_PATH honoured)'
 	@echo 'make clean              remove build products and build/'
+	@echo 'make deb                ism-dkms and ism-tools (.deb) in build/deb, lintian'
+	@echo 'make dkms.conf          regenerate dkms.conf from the Kbuild files'
 	@echo 'make check              the whole test; prints "N passed, N failed"'
 	@echo 'make check-s390x        modules cross-built for s390x (W=1, sparse), KUnit'
 	@echo '                        suites big-endian in qemu-system-s390x'
+	@echo 'make check-deb          make deb, then install, DKMS, boot with SMC-D, upgrade'
+	@echo '                        and purge in a Debian 12 root'
 	@echo 'make lint               W=1 + sparse build, checkpatch, kernel-doc, htmldocs'
 	@echo 'make htmldocs           render Documentation/ into build/htmldocs/html'
 	@echo 'make kunit [SUITE=GLOB] KUnit + e2e tests in the debug VM'
