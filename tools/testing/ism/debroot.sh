@@ -1,0 +1,420 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# debroot.sh: a Debian 12 (bookworm) amd64 root to install our packages
+# into, chroot into and boot, for the package tests. Sourced after
+# lib.sh, not run; needs root (debootstrap, mount, chroot). Functions
+# print progress on stderr, results on stdout.
+#
+# debroot_base
+#	Print the path of a cached minbase root holding Debian's stock
+#	kernel (linux-image-amd64, with an initrd that mounts a virtio-blk
+#	ext4 root) and its headers, dkms with gcc and make, sockperf,
+#	iproute2, openssl, procps. Built on first use (debootstrap from the
+#	mirror the host's apt uses, ISM_DEBIAN_MIRROR and
+#	ISM_DEBIAN_SECURITY override it) under
+#	${ISM_CACHE:-$HOME/.cache/ism}, keyed by the host's
+#	linux-image-amd64 version, so that the root's kernel is the host's,
+#	and by a hash of the package list and _DEBROOT_REV, which is bumped
+#	when the root's tweaks change. Never write to it: overlay it.
+# debroot_kver ROOT
+#	Print the newest kernel version in ROOT/boot. Inside the chroot
+#	uname -r is the host's: give dkms and the like -k "$(debroot_kver R)".
+# debroot_overlay BASE WORKDIR
+#	Mount an overlay with BASE as its read-only lower dir and
+#	WORKDIR/upper, WORKDIR/work at WORKDIR/root; print WORKDIR/root.
+# debroot_chroot ROOT CMD [ARG...]
+#	Run CMD in ROOT with proc, sys, dev and dev/pts mounted (they stay
+#	mounted for the next call), a clean environment (PATH, HOME=/root,
+#	LC_ALL=C.UTF-8, DEBIAN_FRONTEND=noninteractive) and a policy-rc.d
+#	that keeps maintainer scripts from starting services; return CMD's
+#	status. The host's resolv.conf is copied in, for apt.
+# debroot_boot ROOT LOG [TIMEOUT [KERNEL-ARG...]]
+#	Unmount what debroot_chroot mounted, remove its policy-rc.d, copy
+#	ROOT into a sparse ext4 image, $(dirname ROOT)/disk.img, and boot
+#	ROOT's newest kernel and initrd on it under QEMU (qemu_accel's
+#	accelerator), serial console to LOG, root on virtio-blk /dev/vda.
+#	Returns 0 if the guest powered itself off, 124 if it was killed
+#	after TIMEOUT seconds (default ISM_VM_TIMEOUT, else 600), 1 on any
+#	other end (a panic, QEMU failing). What the guest wrote stays in
+#	the image (debugfs -R 'cat /path' IMAGE reads it back).
+# debroot_cleanup WORKDIR
+#	Unmount everything at or below WORKDIR/root, innermost first,
+#	whatever state a failed run left; returns 1 if anything is still
+#	mounted there. rm -rf WORKDIR only after it succeeded: a /dev
+#	still bind-mounted would go with it.
+#
+# The boot contract: nothing in the root runs a test by itself. The
+# caller installs and enables (debroot_chroot ROOT systemctl enable)
+# a oneshot unit that runs its test, prints to the console and powers
+# the guest off whatever the outcome, for instance
+#	[Unit]
+#	SuccessAction=poweroff
+#	FailureAction=poweroff
+#	[Service]
+#	Type=oneshot
+#	ExecStart=/usr/local/bin/the-test
+#	StandardOutput=journal+console
+#	StandardError=journal+console
+#	[Install]
+#	WantedBy=multi-user.target
+# and judges the run by what LOG says. A guest that does not power off
+# is killed at TIMEOUT. The root boots to multi-user.target with no
+# getty, timers or network waits; the kernel is Debian's, so smc and
+# the other stock modules are there.
+#
+# Typical use:
+#	w=$(mktemp -d) && trap 'debroot_cleanup "$w" && rm -rf "$w"' EXIT
+#	b=$(debroot_base) && r=$(debroot_overlay "$b" "$w") || exit 1
+#	cp pkg.deb "$r/tmp/" && debroot_chroot "$r" apt-get install -y /tmp/pkg.deb
+#	debroot_boot "$r" "$w/console.log"
+
+# Bumped whenever what debroot_base does to the root changes, so that
+# the cached roots are rebuilt.
+_DEBROOT_REV=1
+_DEBROOT_SUITE=bookworm
+# initramfs-tools comes with linux-image-amd64; dkms pulls gcc and make.
+_DEBROOT_PKGS="systemd-sysv udev kmod linux-image-amd64 linux-headers-amd64
+dkms sockperf iproute2 openssl procps"
+# The units a headless, network-less test boot has no use for: gettys
+# on the console (it is the test's), timers, the network waits.
+_DEBROOT_MASK="getty.target console-getty.service serial-getty@ttyS0.service
+apt-daily.timer apt-daily-upgrade.timer dpkg-db-backup.timer
+e2scrub_all.timer fstrim.timer systemd-networkd-wait-online.service"
+_DEBROOT_PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+
+# Root's PATH may lack the sbin directories (debootstrap, mkfs.ext4).
+case :$PATH: in
+*:/usr/sbin:*) ;;
+*) PATH=$PATH:/usr/sbin:/sbin ;;
+esac
+
+# _debroot_mirror SUITE: the first http(s) URI the host's apt gets
+# SUITE's main component from, one-line or deb822 sources.
+_debroot_mirror() {
+	set -- "$1" /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+		/etc/apt/sources.list.d/*.sources
+	_dr_want=$1
+	shift
+	for _dr_f; do
+		[ -f "$_dr_f" ] && set -- "$@" "$_dr_f"
+		shift
+	done
+	[ $# -gt 0 ] || return 0
+	awk -v want="$_dr_want" '
+	function has(list, word) { return (" " list " ") ~ (" " word " ") }
+	function flush(  n, u, i) {
+		if (!done && has(types, "deb") && tolower(enabled) != "no" &&
+		    has(suites, want) && has(comps, "main")) {
+			n = split(uris, u, " ")
+			for (i = 1; i <= n; i++)
+				if (u[i] ~ /^https?:\/\//) {
+					print u[i]
+					done = 1
+					break
+				}
+		}
+		types = suites = uris = comps = enabled = key = ""
+	}
+	FNR == 1 { flush() }
+	/^[ \t]*#/ { next }
+	/^[ \t]*$/ { flush(); next }
+	$1 == "deb" {
+		i = 2
+		if ($i ~ /^\[/) {
+			while ($i !~ /\]$/ && i < NF)
+				i++
+			i++
+		}
+		if (!done && $i ~ /^https?:\/\// && $(i + 1) == want)
+			for (j = i + 2; j <= NF; j++)
+				if ($j == "main") {
+					print $i
+					done = 1
+				}
+		next
+	}
+	/^[ \t]/ { v = $0 }
+	/^[A-Za-z-]+:/ { key = tolower($1); v = $0; sub(/^[^:]*:/, "", v) }
+	key == "types:" { types = types " " v }
+	key == "uris:" { uris = uris " " v }
+	key == "suites:" { suites = suites " " v }
+	key == "components:" { comps = comps " " v }
+	key == "enabled:" { enabled = v; gsub(/[ \t]/, "", enabled) }
+	END { flush() }
+	' "$@"
+}
+
+# _debroot_mounts DIR: the mount points at or below DIR, innermost
+# (latest mounted) first. Paths with blanks are not supported.
+_debroot_mounts() {
+	awk -v d="$1" '$2 == d || index($2, d "/") == 1 { m[n++] = $2 }
+		END { while (n > 0) print m[--n] }' /proc/self/mounts
+}
+
+# _debroot_umount DIR [below]: unmount what is mounted at or (with
+# "below") strictly below DIR; lazily if busy, as a process a package
+# left running in the chroot would keep it so. Fails if any remains.
+_debroot_umount() {
+	for _dr_m in $(_debroot_mounts "$1"); do
+		[ "${2:-}" = below ] && [ "$_dr_m" = "$1" ] && continue
+		umount "$_dr_m" 2>/dev/null || umount -l "$_dr_m" ||
+			log "debroot: cannot unmount $_dr_m"
+	done
+	for _dr_m in $(_debroot_mounts "$1"); do
+		[ "${2:-}" = below ] && [ "$_dr_m" = "$1" ] && continue
+		log "debroot: $_dr_m still mounted"
+		return 1
+	done
+}
+
+debroot_kver() {
+	for _dr_k in "$1"/boot/vmlinuz-*; do
+		[ -f "$_dr_k" ] && echo "${_dr_k##*/vmlinuz-}"
+	done | sort -V | tail -n 1 | grep .
+}
+
+debroot_chroot() {
+	_dr_root=$1
+	shift
+	for _dr_m in proc sys dev dev/pts; do
+		mountpoint -q "$_dr_root/$_dr_m" && continue
+		case $_dr_m in
+		proc) mount -t proc proc "$_dr_root/proc" ;;
+		sys) mount -t sysfs sysfs "$_dr_root/sys" ;;
+		*) mount --bind "/$_dr_m" "$_dr_root/$_dr_m" ;;
+		esac || { log "debroot: cannot mount $_dr_root/$_dr_m"; return 1; }
+	done
+	# invoke-rc.d asks policy-rc.d; 101 is "action forbidden".
+	if [ ! -x "$_dr_root/usr/sbin/policy-rc.d" ]; then
+		printf '#!/bin/sh\nexit 101\n' >"$_dr_root/usr/sbin/policy-rc.d" &&
+			chmod 755 "$_dr_root/usr/sbin/policy-rc.d" || return 1
+	fi
+	# Not through a symlink: it would resolve on the host.
+	[ -L "$_dr_root/etc/resolv.conf" ] ||
+		cp -L /etc/resolv.conf "$_dr_root/etc/resolv.conf" 2>/dev/null
+	env -i PATH="$_DEBROOT_PATH" HOME=/root TERM="${TERM:-dumb}" \
+		LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive \
+		DEBCONF_NONINTERACTIVE_SEEN=true \
+		${http_proxy:+http_proxy="$http_proxy"} \
+		${https_proxy:+https_proxy="$https_proxy"} \
+		chroot "$_dr_root" "$@"
+}
+
+debroot_overlay() {
+	_dr_root=$2/root
+	mkdir -p "$2/upper" "$2/work" "$_dr_root" || return 1
+	if ! mountpoint -q "$_dr_root"; then
+		mount -t overlay overlay \
+			-o "lowerdir=$1,upperdir=$2/upper,workdir=$2/work" \
+			"$_dr_root" || return 1
+	fi
+	echo "$_dr_root"
+}
+
+debroot_cleanup() {
+	_debroot_umount "$1/root"
+}
+
+# _debroot_discard DIR: remove a partial root, unless something is
+# still mounted in it.
+_debroot_discard() {
+	[ -e "$1" ] || return 0
+	_debroot_umount "$1" && rm -rf "$1"
+}
+
+# _debroot_build BASE: build the root into a temporary directory and
+# rename it to BASE. A subshell, for its traps; callers serialise on
+# BASE.lock, held on fd 9.
+_debroot_build() (
+	base=$1
+	blog=$base.log
+	flock 9 || exit 1
+	# Built while this waited for the lock.
+	[ -f "$base/.debroot-ok" ] && exit 0
+	# The lock's holder is gone: what its build left is garbage.
+	for t in "$base".tmp.*; do
+		_debroot_discard "$t" || exit 1
+	done
+	tmp=$base.tmp.$$
+	trap '_debroot_discard "$tmp"' EXIT
+	trap 'exit 130' INT TERM HUP
+
+	if ! command -v debootstrap >/dev/null || ! command -v mkfs.ext4 >/dev/null; then
+		log "debroot: installing debootstrap and e2fsprogs on the host"
+		apt-get install -y --no-install-recommends debootstrap e2fsprogs \
+			>&2 || exit 1
+	fi
+	mirror=${ISM_DEBIAN_MIRROR:-$(_debroot_mirror $_DEBROOT_SUITE)}
+	mirror=${mirror:-http://deb.debian.org/debian}
+	security=${ISM_DEBIAN_SECURITY:-$(_debroot_mirror $_DEBROOT_SUITE-security)}
+	security=${security:-http://deb.debian.org/debian-security}
+	t0=$(date +%s)
+	: >"$blog"
+	fail() {
+		log "debroot: $1 failed; the last lines of $blog:"
+		tail -n 30 "$blog" >&2
+		exit 1
+	}
+	log "debroot: building a $_DEBROOT_SUITE root from $mirror in $base (4 to 15 minutes; log: $blog)"
+	nice -n 10 debootstrap --variant=minbase --arch=amd64 --components=main \
+		$_DEBROOT_SUITE "$tmp" "$mirror" >>"$blog" 2>&1 || fail debootstrap
+	log "debroot: debootstrap took $(($(date +%s) - t0)) s"
+
+	# The suites the host's kernel comes from, updates and security
+	# included, so that linux-image-amd64 resolves to the same version.
+	rm -f "$tmp/etc/apt/sources.list"
+	keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+	cat >"$tmp/etc/apt/sources.list.d/debian.sources" <<-EOF || exit 1
+	Types: deb
+	URIs: $mirror
+	Suites: $_DEBROOT_SUITE $_DEBROOT_SUITE-updates
+	Components: main
+	Signed-By: $keyring
+
+	Types: deb
+	URIs: $security
+	Suites: $_DEBROOT_SUITE-security
+	Components: main
+	Signed-By: $keyring
+	EOF
+	# Compressed indexes: apt can resolve a package's missing
+	# dependencies without an apt-get update, for a few MB. Not
+	# debootstrap's index, kept uncompressed (50 MB) by apt-get update.
+	rm -rf "$tmp"/var/lib/apt/lists/*
+	cat >"$tmp/etc/apt/apt.conf.d/90debroot" <<-EOF || exit 1
+	Acquire::GzipIndexes "true";
+	Acquire::Languages "none";
+	APT::Install-Recommends "false";
+	EOF
+	# No fsync per file: a test root is rebuilt, not recovered.
+	echo force-unsafe-io >"$tmp/etc/dpkg/dpkg.cfg.d/90debroot" || exit 1
+	# MODULES=most has them; named, so the initrd is sure to find the
+	# boot disk whatever initramfs.conf says. Ours, over the package's
+	# conffile: hence --force-confold.
+	mkdir -p "$tmp/etc/initramfs-tools" &&
+		printf '%s\n' virtio_pci virtio_blk ext4 \
+			>"$tmp/etc/initramfs-tools/modules" || exit 1
+	# A headless boot from the virtio disk; fstab before the kernel,
+	# whose initrd takes the root's fsck from it.
+	echo "/dev/vda / ext4 rw 0 1" >"$tmp/etc/fstab" &&
+	echo debroot >"$tmp/etc/hostname" &&
+	printf '127.0.0.1\tlocalhost\n127.0.1.1\tdebroot\n' >"$tmp/etc/hosts" ||
+		exit 1
+
+	t1=$(date +%s)
+	# shellcheck disable=SC2086 # a list of package names
+	{
+		debroot_chroot "$tmp" apt-get update &&
+		debroot_chroot "$tmp" apt-get -y upgrade &&
+		debroot_chroot "$tmp" nice -n 10 apt-get install -y \
+			--no-install-recommends \
+			-o Dpkg::Options::=--force-confdef \
+			-o Dpkg::Options::=--force-confold $_DEBROOT_PKGS
+	} >>"$blog" 2>&1 || fail "apt-get install"
+	log "debroot: installing the packages took $(($(date +%s) - t1)) s"
+
+	# shellcheck disable=SC2086 # a list of unit names
+	{
+		debroot_chroot "$tmp" systemctl set-default multi-user.target &&
+		debroot_chroot "$tmp" systemctl mask $_DEBROOT_MASK &&
+		debroot_chroot "$tmp" apt-get clean
+	} >>"$blog" 2>&1 || fail "setting up the root"
+
+	kver=$(debroot_kver "$tmp") || fail "finding the kernel"
+	[ -f "$tmp/boot/initrd.img-$kver" ] || fail "the initrd for $kver"
+	debroot_chroot "$tmp" test -f "/lib/modules/$kver/build/Makefile" ||
+		fail "the headers for $kver"
+	mods=$(debroot_chroot "$tmp" lsinitramfs "/boot/initrd.img-$kver") ||
+		fail lsinitramfs
+	for m in virtio_blk ext4; do
+		echo "$mods" | grep -q "/$m\.ko" || fail "$m in the initrd"
+	done
+	host=$(stock_version) || host=
+	[ "$host" = "$kver" ] ||
+		log "debroot: warning: the root has kernel $kver, the host ${host:-none}; upgrade the host"
+
+	rm -f "$tmp/usr/sbin/policy-rc.d"
+	_debroot_umount "$tmp" || exit 1
+	touch "$tmp/.debroot-ok" || exit 1
+	_debroot_discard "$base" || exit 1
+	mv -T "$tmp" "$base" || exit 1
+	trap - EXIT
+	log "debroot: root with kernel $kver, $(du -sxh "$base" | cut -f1), built in $(($(date +%s) - t0)) s"
+)
+
+debroot_base() {
+	_dr_cache=${ISM_CACHE:-$HOME/.cache/ism}
+	# The host's kernel version in the key: when it moves, the root
+	# follows it.
+	_dr_hk=$(dpkg-query -W -f='${Version}' linux-image-amd64 2>/dev/null)
+	_dr_hash=$(printf '%s\n' "$_DEBROOT_REV" "$_DEBROOT_PKGS" "$_DEBROOT_MASK" |
+		sha256sum | cut -c1-12)
+	_dr_base=$_dr_cache/debroot-$_DEBROOT_SUITE-${_dr_hk:-none}-$_dr_hash
+	if [ ! -f "$_dr_base/.debroot-ok" ]; then
+		mkdir -p "$_dr_cache" || return 1
+		_debroot_build "$_dr_base" 9>"$_dr_base.lock" || return 1
+	fi
+	echo "$_dr_base"
+}
+
+debroot_boot() {
+	_dr_root=$1
+	_dr_log=$2
+	_dr_limit=${3:-${ISM_VM_TIMEOUT:-600}}
+	shift 2
+	[ $# -gt 0 ] && shift
+	_dr_img=$(dirname "$_dr_root")/disk.img
+	_dr_kv=$(debroot_kver "$_dr_root") || {
+		log "debroot: no kernel in $_dr_root/boot"
+		return 1
+	}
+	qemu_accel || return 1
+	# Services may start in the guest; proc and the others would be
+	# copied into the image.
+	rm -f "$_dr_root/usr/sbin/policy-rc.d"
+	_debroot_umount "$_dr_root" below || return 1
+
+	_dr_t0=$(date +%s)
+	# Room for what the test writes; inodes for more than the root's
+	# files, which are many and small (headers).
+	_dr_kb=$(du -sxk "$_dr_root" | cut -f1)
+	_dr_files=$(find "$_dr_root" -xdev | wc -l)
+	rm -f "$_dr_img"
+	if ! truncate -s "$((_dr_kb + _dr_kb / 4 + 524288))K" "$_dr_img" ||
+		! mkfs.ext4 -q -F -L debroot -N "$((_dr_files * 2))" \
+			-d "$_dr_root" "$_dr_img"; then
+		log "debroot: making $_dr_img from $_dr_root failed"
+		return 1
+	fi
+	_dr_t1=$(date +%s)
+
+	_dr_cpu=max
+	[ "$ISM_ACCEL_CHOSEN" = kvm ] && _dr_cpu=host
+	# panic=-1 with -no-reboot: a panic ends QEMU at once. fsck.mode=skip:
+	# the image is new. The status lines uncoloured, for grep.
+	# shellcheck disable=SC2086 # ISM_QEMU_ARGS: QEMU arguments without blanks
+	timeout -k 10 "$_dr_limit" qemu-system-x86_64 \
+		-machine "q35,accel=$ISM_ACCEL_CHOSEN" -cpu "${ISM_QEMU_CPU:-$_dr_cpu}" \
+		-smp 2 -m 2048 -nodefaults -display none -serial stdio -no-reboot \
+		-drive "file=$_dr_img,format=raw,if=virtio,cache=unsafe" \
+		-kernel "$_dr_root/boot/vmlinuz-$_dr_kv" \
+		-initrd "$_dr_root/boot/initrd.img-$_dr_kv" \
+		-append "root=/dev/vda rw console=ttyS0 panic=-1 fsck.mode=skip systemd.show_status=1 systemd.log_color=0 mitigations=off $*" \
+		${ISM_QEMU_ARGS:-} </dev/null >"$_dr_log" 2>&1
+	_dr_rc=$?
+	log "debroot: image made in $((_dr_t1 - _dr_t0)) s, $_dr_kv booted and ran for $(($(date +%s) - _dr_t1)) s under $ISM_ACCEL_CHOSEN"
+	if [ $_dr_rc -eq 124 ] || [ $_dr_rc -eq 137 ]; then
+		# On a line of its own: the console may have stopped mid-line.
+		printf '\ndebroot: TIMEOUT: killed after %s s\n' "$_dr_limit" >>"$_dr_log"
+		log "debroot: the guest did not power off within $_dr_limit s"
+		return 124
+	elif [ $_dr_rc -ne 0 ]; then
+		log "debroot: qemu exited with status $_dr_rc (log: $_dr_log)"
+		return 1
+	fi
+	if ! grep -q 'reboot: Power down' "$_dr_log"; then
+		log "debroot: the guest stopped without powering off (log: $_dr_log)"
+		return 1
+	fi
+}
