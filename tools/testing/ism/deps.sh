@@ -1,9 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# deps.sh [s390x]: install the Debian packages that building and testing
-# the ISM layer needs. Installs only what is missing; as non-root,
-# prints the command. With s390x, also what make check-s390x needs: the
+# deps.sh [s390x|deb]: install the Debian packages that building and
+# testing the ISM layer needs. Installs only what is missing; as non-root,
+# prints the command. With deb, also what make deb and make check-deb
+# need: the packaging tools, lintian, debootstrap. With s390x, also what
+# make check-s390x needs: the
 # cross compiler, qemu-system-s390x (in qemu-system-misc), and Debian's
 # busybox-static for s390x, which is unpacked into the cache
 # ($ISM_BUSYBOX_S390X, lib.sh), not installed: dpkg would replace the
@@ -16,10 +18,16 @@ cpio gzip xz-utils qemu-system-x86 busybox-static sparse linux-headers-amd64
 linux-image-amd64 kmod python3 perl coreutils sockperf iperf3 jq
 python3-sphinx linux-source-6.12 python3-yaml python3-jsonschema"
 s390x=
-if [ "${1:-}" = s390x ]; then
+case ${1:-} in
+s390x)
 	s390x=1
 	pkgs="$pkgs gcc-s390x-linux-gnu qemu-system-misc"
-fi
+	;;
+deb)
+	pkgs="$pkgs dpkg-dev debhelper dh-dkms txt2man lintian debootstrap
+e2fsprogs openssl"
+	;;
+esac
 
 missing=
 for p in $pkgs; do

@@ -1,0 +1,67 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# deb-guest.sh: the guest side of deb-test.sh, run by ism-debtest.service
+# in the Debian 12 root where ism-dkms and ism-tools were installed,
+# after ism.service. Checks that the service set SMC-D up from the
+# DKMS-built modules, runs Debian's sockperf through smc_run over it and
+# checks that the connection is SMC-D; the unit powers the machine off
+# when it ends. Each line starts with "ism-debtest: "; the last is "PASS"
+# or "FAIL: WHY".
+UEID=$1
+port=11111
+
+out() {
+	echo "ism-debtest: $*"
+}
+
+fail() {
+	out "FAIL: $*"
+	dmesg | tail -n 40 | sed 's/^/ism-debtest: dmesg: /'
+	exit 1
+}
+
+systemctl is-active --quiet ism.service || fail "ism.service is not active"
+kver=$(uname -r)
+for m in ism_core ism_lo ism_smcd; do
+	grep -q "^$m " /proc/modules || fail "$m is not loaded"
+	path=$(modinfo -n "$m")
+	case $path in
+	/lib/modules/"$kver"/updates/dkms/*) out "$m loaded from $path" ;;
+	*) fail "$m is $path, not DKMS's" ;;
+	esac
+done
+smc_ueid show | grep -qx "$UEID" || fail "UEID $UEID not set (smc_ueid show: $(smc_ueid show))"
+out "UEID $UEID set"
+smc_info dev | sed 's/^/ism-debtest: smc_info dev: /'
+
+smc_run sockperf server --tcp -i 127.0.0.1 -p $port >/tmp/server.log 2>&1 &
+spid=$!
+i=0
+until ss -Hltn "sport = :$port" | grep -q .; do
+	i=$((i + 1))
+	[ $i -lt 60 ] || fail "sockperf server not listening after 30 s"
+	sleep 0.5
+done
+smc_run sockperf ping-pong --tcp -i 127.0.0.1 -p $port -m 14 -t 3 >/tmp/pp.log 2>&1 ||
+	fail "sockperf ping-pong: $(tail -n 3 /tmp/pp.log)"
+lat=$(sed -n 's/.*Latency is \([0-9.]*\) usec.*/\1/p' /tmp/pp.log)
+[ -n "$lat" ] || fail "no latency in sockperf's output: $(tail -n 3 /tmp/pp.log)"
+out "sockperf ping-pong over smc_run: $lat usec"
+smc_run sockperf throughput --tcp -i 127.0.0.1 -p $port -m 64000 -t 5 >/tmp/tp.log 2>&1 &
+cpid=$!
+sleep 3
+smc_ss >/tmp/ss.log 2>&1
+wait $cpid || fail "sockperf throughput: $(tail -n 3 /tmp/tp.log)"
+kill $spid
+bw=$(sed -n 's/.*BandWidth is \([0-9.]*\) MBps.*/\1/p' /tmp/tp.log)
+[ -n "$bw" ] || fail "no bandwidth in sockperf's output: $(tail -n 3 /tmp/tp.log)"
+out "sockperf throughput over smc_run: $bw MBps"
+sed 's/^/ism-debtest: smc_ss: /' /tmp/ss.log
+grep -q ' SMCD ' /tmp/ss.log || fail "the connections were not SMC-D (smc_ss above)"
+
+if dmesg | grep -E 'BUG:|WARNING:|Oops|Call Trace|UBSAN|KASAN' >/tmp/reports; then
+	sed 's/^/ism-debtest: report: /' /tmp/reports
+	fail "kernel reports (above)"
+fi
+out PASS

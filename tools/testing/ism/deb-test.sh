@@ -1,0 +1,227 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# deb-test.sh: the packages as a Debian 12 user gets them (make
+# check-deb; .ci/run runs it after make check). Builds ism-dkms and
+# ism-tools (make deb, lintian clean) and, from the same tree, a
+# previous version (VERSION~prev), then in a Debian 12 root made for the
+# test (debroot.sh: debootstrap from Debian's archive, with the current
+# 6.1.0-*-amd64 kernel, its headers and DKMS; cached, used through an
+# overlay so that it stays pristine):
+#  1. installs the previous version with apt, as the README says: DKMS
+#     builds the modules for the root's kernel and signs them with its
+#     own key (ism-mok check);
+#  2. configures a test Machine Owner Key (ism-mok use): the modules
+#     signed before fail ism-mok check, re-signed (ism-mok resign) pass;
+#  3. upgrades to this version: DKMS drops the old version's tree and
+#     builds the new one, signed with the configured key; the
+#     administrator's /etc/default/ism survives;
+#  4. boots the root's kernel in QEMU with systemd: ism.service (enabled
+#     for the test) loads the DKMS-built modules and sets the UEID, and
+#     deb-guest.sh runs sockperf through smc_run and checks that the
+#     connections are SMC-D;
+#  5. purges both packages: no file of theirs, no DKMS tree, no module
+#     or module-load entry, no unit link is left (compared with the
+#     root before step 1).
+set -u
+. "$(dirname "$0")/lib.sh"
+. "$ISM_TESTDIR/debroot.sh"
+ISM_RESULTS=${ISM_RESULTS_DEB:-$ISM_BUILD/results-deb}
+export ISM_RESULTS
+# shellcheck disable=SC2034 # read by step and summary (lib.sh)
+start=$(date +%s)
+out=$ISM_BUILD/deb-test
+UEID=ISM-DEBTEST
+mkdir -p "$ISM_BUILD"
+: >"$ISM_RESULTS"
+# A run killed midway may have left its root mounted: rm -rf would go
+# through a bind-mounted /dev.
+debroot_cleanup "$out/root" || exit 1
+rm -rf "$out"
+mkdir -p "$out"
+
+# check NAME CMD...: record CMD's success as NAME; its output (kept in
+# $out/check.log) is shown when it fails.
+check() {
+	_name=$1
+	shift
+	if "$@" >"$out/check.log" 2>&1; then
+		result ok "$_name"
+		return 0
+	fi
+	cat "$out/check.log" >&2
+	result fail "$_name"
+	return 1
+}
+
+# inroot CMD...: CMD in the test root
+inroot() {
+	debroot_chroot "$root" "$@"
+}
+
+step "packages"
+check "deps: Debian packages installed" "$ISM_TESTDIR/deps.sh" deb || summary
+
+step "make deb: ism-dkms and ism-tools, lintian"
+ver=$(cd "$ISM_SRC" && dpkg-parsechangelog -SVersion)
+prev=$ver~prev
+check "deb: make deb ($ver), lintian: no error or warning" \
+	"$ISM_SRC/scripts/make-deb.sh" "$out/new" || summary
+check "deb: the previous version ($prev), same tree" \
+	env ISM_DEB_VERSION="$prev" ISM_DEB_LINTIAN=0 \
+	"$ISM_SRC/scripts/make-deb.sh" "$out/prev" || summary
+
+step "Debian 12 root"
+if ! base=$(debroot_base); then
+	result fail "debroot: a Debian 12 root (debootstrap)"
+	summary
+fi
+trap 'debroot_cleanup "$out/root"' EXIT
+trap 'exit 130' INT TERM HUP
+if ! root=$(debroot_overlay "$base" "$out/root"); then
+	result fail "debroot: the test's overlay on $base"
+	summary
+fi
+kver=$(debroot_kver "$root") || { result fail "debroot: a kernel in $root/boot"; summary; }
+log "deb-test: root $root, kernel $kver"
+
+# snapshot FILE: the paths of the root's files, without the state any
+# package installation changes (dpkg's and apt's, logs, temporary
+# files), the test's own files (in /root, debroot_chroot's policy-rc.d),
+# and DKMS's signing key, which DKMS makes at its first build for every
+# DKMS package to come and is not any package's to remove.
+snapshot() {
+	(cd "$root" && find . -xdev \( -path ./proc -o -path ./sys -o -path ./dev \
+		-o -path ./run -o -path ./tmp -o -path ./var/tmp -o -path ./root \
+		-o -path ./var/lib/dpkg -o -path ./var/lib/apt -o -path ./var/cache \
+		-o -path ./var/log \) -prune -o ! -path './var/lib/dkms/mok.*' \
+		! -path ./usr/sbin/policy-rc.d -print) | sort >"$1"
+}
+snapshot "$out/before"
+
+# The test's key: a self-signed certificate as an administrator's MOK.
+openssl req -new -x509 -nodes -days 30 -subj "/CN=ism deb-test MOK" \
+	-newkey rsa:2048 -keyout "$root/root/mok.key" -outform DER \
+	-out "$root/root/mok.der" >"$out/openssl.log" 2>&1 ||
+	{ cat "$out/openssl.log" >&2; result fail "deb: a test MOK (openssl)"; summary; }
+
+mkdir -p "$root/tmp/debs"
+cp "$out"/prev/ism-dkms_*.deb "$out"/prev/ism-tools_*.deb \
+	"$out"/new/ism-dkms_*.deb "$out"/new/ism-tools_*.deb "$root/tmp/debs/"
+debs() {
+	echo "/tmp/debs/ism-dkms_$1_all.deb /tmp/debs/ism-tools_$1_$(dpkg --print-architecture).deb"
+}
+
+# dkms_is VERSION: DKMS has exactly VERSION of ism, installed for the
+# root's kernel, and the modules modprobe finds are that build's.
+dkms_is() {
+	st=$(inroot dkms status -m ism)
+	echo "dkms status: $st"
+	[ "$st" = "ism/$1, $kver, x86_64: installed" ] || return 1
+	[ "$(echo "$root"/usr/src/ism-*)" = "$root/usr/src/ism-$1" ] || return 1
+	# Besides the version, DKMS keeps kernel-* links to it.
+	for d in "$root"/var/lib/dkms/ism/*; do
+		case ${d##*/} in
+		"$1" | kernel-*) ;;
+		*) echo "left in /var/lib/dkms/ism: ${d##*/}"; return 1 ;;
+		esac
+	done
+	[ -d "$root/var/lib/dkms/ism/$1" ] || return 1
+	for b in "$root/var/lib/dkms/ism/$1/$kver"/x86_64/module/*.ko; do
+		n=$(basename "$b" .ko)
+		p=$(inroot modinfo -k "$kver" -n "$n") || return 1
+		echo "$n: $p"
+		cmp "$b" "$root$p" || return 1
+	done
+}
+
+step "install $prev with apt: DKMS builds and signs the modules"
+# shellcheck disable=SC2046 # two paths
+check "deb: apt install ./ism-dkms ./ism-tools ($prev)" \
+	inroot apt-get install -y --no-install-recommends $(debs "$prev")
+check "deb: DKMS built $prev for $kver, modprobe finds it" dkms_is "$prev"
+check "deb: modules signed with DKMS's key (ism-mok check)" inroot ism-mok check "$kver"
+
+step "a Machine Owner Key: ism-mok use, resign, check"
+check "deb: ism-mok use KEY CERT" inroot ism-mok use /root/mok.key /root/mok.der
+if inroot ism-mok check "$kver" >"$out/check.log" 2>&1; then
+	cat "$out/check.log" >&2
+	result fail "deb: ism-mok check fails while the modules have the old signature"
+else
+	result ok "deb: ism-mok check fails while the modules have the old signature"
+fi
+check "deb: ism-mok resign" inroot ism-mok resign
+check "deb: modules signed with the configured key (ism-mok check)" inroot ism-mok check "$kver"
+
+step "upgrade to $ver"
+sed -i "s/^ISM_UEID=.*/ISM_UEID=$UEID/" "$root/etc/default/ism"
+# shellcheck disable=SC2046 # two paths
+check "deb: apt install ./ism-dkms ./ism-tools ($prev -> $ver)" \
+	inroot apt-get install -y --no-install-recommends $(debs "$ver")
+check "deb: DKMS dropped $prev and built $ver, modprobe finds it" dkms_is "$ver"
+check "deb: the upgrade's build signed with the configured key" inroot ism-mok check "$kver"
+sig_tail() {
+	for m in "$root/lib/modules/$kver"/updates/dkms/ism_*.ko; do
+		tail -c 28 "$m" | grep -q '~Module signature appended~' ||
+			{ echo "$m: no signature"; return 1; }
+		modinfo -F signer "$m" | grep -qx 'ism deb-test MOK' ||
+			{ echo "$m: signer $(modinfo -F signer "$m")"; return 1; }
+	done
+}
+check "deb: every installed module ends in a signature by the test MOK" sig_tail
+check "deb: the administrator's /etc/default/ism kept" \
+	grep -qx "ISM_UEID=$UEID" "$root/etc/default/ism"
+
+step "boot $kver in QEMU: ism.service, sockperf through smc_run over SMC-D"
+qemu_accel || summary
+cat >"$root/etc/systemd/system/ism-debtest.service" <<EOT
+[Unit]
+Description=ism deb-test: SMC-D smoke test
+Wants=ism.service
+After=ism.service
+SuccessAction=poweroff
+FailureAction=poweroff
+
+[Service]
+Type=oneshot
+ExecStart=/usr/local/sbin/ism-debtest $UEID
+StandardOutput=journal+console
+StandardError=journal+console
+
+[Install]
+WantedBy=multi-user.target
+EOT
+install -D -m 755 "$ISM_TESTDIR/deb-guest.sh" "$root/usr/local/sbin/ism-debtest"
+check "deb: systemctl enable ism ism-debtest" inroot systemctl enable ism.service ism-debtest.service
+debroot_boot "$root" "$out/vm.log" "${ISM_DEB_VM_TIMEOUT:-900}"
+vm_rc=$?
+sed -n 's/\r$//; s/.*\(ism-debtest: .*\)/\1/p' "$out/vm.log"
+if [ $vm_rc -eq 0 ] && grep -q 'ism-debtest: PASS' "$out/vm.log"; then
+	result ok "deb: boot, ism.service, sockperf via smc_run in SMCD mode" \
+		"$(sed -n 's/\r$//; s/.*ism-debtest: sockperf \([a-z-]*\) over smc_run: /\1 /p' \
+			"$out/vm.log" | paste -sd ,)"
+else
+	log "---- console log ($out/vm.log) ----"
+	tail -n 80 "$out/vm.log" >&2
+	result fail "deb: boot, ism.service, sockperf via smc_run in SMCD mode" \
+		"QEMU exit $vm_rc; console log $out/vm.log"
+fi
+# The test's unit goes; ism.service stays enabled, as an administrator
+# would leave it before purging.
+inroot systemctl disable ism-debtest.service >/dev/null 2>&1
+rm -f "$root/etc/systemd/system/ism-debtest.service" "$root/usr/local/sbin/ism-debtest"
+
+step "purge: nothing left behind"
+check "deb: apt purge ism-dkms ism-tools" inroot apt-get purge -y ism-dkms ism-tools
+rm -rf "$root/tmp/debs"
+snapshot "$out/after"
+check "deb: purge left no file (root compared with before the install)" \
+	diff "$out/before" "$out/after"
+nothing_left() {
+	! inroot dkms status -m ism | grep . &&
+		! ls -d "$root"/usr/src/ism-* "$root"/var/lib/dkms/ism 2>/dev/null &&
+		! grep 'ism_' "$root/lib/modules/$kver/modules.dep" &&
+		! grep -rs 'ism' "$root/etc/modules-load.d" "$root/etc/modules"
+}
+check "deb: no DKMS tree, module or module-load entry left" nothing_left
+summary
