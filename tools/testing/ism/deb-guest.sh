@@ -60,6 +60,29 @@ out "sockperf throughput over smc_run: $bw MBps"
 sed 's/^/ism-debtest: smc_ss: /' /tmp/ss.log
 grep -q ' SMCD ' /tmp/ss.log || fail "the connections were not SMC-D (smc_ss above)"
 
+# ism-setup's failures: each a clear message and exit 1, nothing changed.
+expect_fail() {
+	_want=$1
+	shift
+	"$@" >/tmp/setup.log 2>&1
+	_rc=$?
+	[ $_rc -eq "$_want" ] || fail "$* exited $_rc, not $_want: $(cat /tmp/setup.log)"
+	out "$* failed as it should ($_rc): $(head -n 1 /tmp/setup.log)"
+}
+printf 'ISM_MODULES=ism_nosuch\nISM_UEID=\n' >/tmp/bad-module
+printf 'ISM_MODULES=ism_lo\nISM_UEID="NOT VALID"\n' >/tmp/bad-ueid
+expect_fail 1 env ISM_DEFAULTS=/tmp/bad-module ism-setup start
+expect_fail 1 env ISM_DEFAULTS=/tmp/bad-ueid ism-setup start
+expect_fail 2 ism-setup restart
+[ "$(smc_ueid show)" = "$UEID" ] || fail "the failed starts changed the UEIDs: $(smc_ueid show)"
+
+# What ism.service runs at shutdown: the UEID and the modules go.
+systemctl stop ism.service || fail "systemctl stop ism: $(journalctl -u ism -n 5 --no-pager)"
+smc_ueid show | grep -qx "$UEID" && fail "UEID $UEID still set after ism-setup stop"
+left=$(grep -E '^ism_(core|lo|smcd) ' /proc/modules | cut -d' ' -f1)
+[ -z "$left" ] || fail "still loaded after ism-setup stop: $left"
+out "ism.service stopped: UEID removed, modules unloaded"
+
 if dmesg | grep -E 'BUG:|WARNING:|Oops|Call Trace|UBSAN|KASAN' >/tmp/reports; then
 	sed 's/^/ism-debtest: report: /' /tmp/reports
 	fail "kernel reports (above)"
