@@ -8,10 +8,15 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-# The options a kernel needs for every shipped module to be built:
-# ism_ivshm needs SMP, ism_pci PCI, ism_smcd SMC. DKMS skips other
-# kernels (BUILD_EXCLUSIVE_CONFIG) rather than fail on them.
-config="CONFIG_SMP CONFIG_PCI CONFIG_SMC"
+# The options the shipped Kbuild files build modules on (ism_ivshm on
+# SMP, ism_pci on PCI, ism_smcd on SMC), but KUnit, whose suites DKMS
+# does not install: a kernel needs them all for every module to be
+# built. DKMS has no condition per module, so it skips other kernels
+# (BUILD_EXCLUSIVE_CONFIG) rather than fail on them.
+dirs=$(make --no-print-directory -s -f scripts/ism-modules.mk dirs)
+# shellcheck disable=SC2086 # a list of directories
+config=$(for d in $dirs; do cat "$d/Kbuild"; done |
+	grep -o 'CONFIG_[A-Z0-9_]*' | grep -vx CONFIG_KUNIT | sort -u | paste -sd ' ')
 
 gen() {
 	cat <<'EOT'

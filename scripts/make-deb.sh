@@ -5,7 +5,8 @@
 # ism-tools from a copy of this tree (git's files, or all but build/), so
 # that the checkout stays as it is, then run lintian over them: any error
 # or warning not overridden in debian/ fails. The packages, the .dsc and
-# the .changes go to OUTDIR (default build/deb); the paths of the .debs
+# the .changes go to OUTDIR (default build/deb), which is emptied first:
+# it must not exist or be one this script made. The paths of the .debs
 # are printed. ISM_DEB_VERSION=V builds version V instead of
 # debian/changelog's (the install test's previous version), and
 # ISM_DEB_LINTIAN=0 skips lintian (its second build of the same files).
@@ -19,11 +20,22 @@ if ! dpkg-checkbuilddeps; then
 	echo "make-deb: install the build dependencies above (apt-get build-dep ./)" >&2
 	exit 1
 fi
-rm -rf "$out"
+if [ "${ISM_DEB_LINTIAN:-1}" != 0 ] && ! command -v lintian >/dev/null; then
+	echo "make-deb: lintian is not installed (apt-get install lintian, or ISM_DEB_LINTIAN=0)" >&2
+	exit 1
+fi
+if [ -e "$out" ] && [ ! -e "$out/.make-deb" ]; then
+	echo "make-deb: $out exists and is not make-deb's output: not emptying it" >&2
+	exit 1
+fi
+rm -rf --one-file-system "$out"
 src=$out/src/ism-$want
 mkdir -p "$src"
+touch "$out/.make-deb"
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-	git ls-files -co --exclude-standard -z | xargs -0 tar -cf - | tar -C "$src" -xf -
+	# Files deleted but not yet committed are listed too: skipped.
+	git ls-files -co --exclude-standard -z |
+		tar --null --ignore-failed-read -T - -cf - | tar -C "$src" -xf -
 else
 	tar --exclude=./build --exclude-vcs -cf - . | tar -C "$src" -xf -
 fi

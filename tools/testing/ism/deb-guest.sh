@@ -50,8 +50,13 @@ lat=$(sed -n 's/.*Latency is \([0-9.]*\) usec.*/\1/p' /tmp/pp.log)
 out "sockperf ping-pong over smc_run: $lat usec"
 smc_run sockperf throughput --tcp -i 127.0.0.1 -p $port -m 64000 -t 5 >/tmp/tp.log 2>&1 &
 cpid=$!
-sleep 3
-smc_ss >/tmp/ss.log 2>&1
+# The listing while the data moves.
+i=0
+until smc_ss >/tmp/ss.log 2>&1 && grep -q ' SMCD ' /tmp/ss.log; do
+	i=$((i + 1))
+	[ $i -lt 20 ] && kill -0 $cpid 2>/dev/null || break
+	sleep 0.25
+done
 wait $cpid || fail "sockperf throughput: $(tail -n 3 /tmp/tp.log)"
 kill $spid
 bw=$(sed -n 's/.*BandWidth is \([0-9.]*\) MBps.*/\1/p' /tmp/tp.log)

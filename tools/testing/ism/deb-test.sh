@@ -37,7 +37,7 @@ mkdir -p "$ISM_BUILD"
 # A run killed midway may have left its root mounted: rm -rf would go
 # through a bind-mounted /dev.
 debroot_cleanup "$out/root" || exit 1
-rm -rf "$out"
+rm -rf --one-file-system "$out"
 mkdir -p "$out"
 
 # check NAME CMD...: record CMD's success as NAME; its output (kept in
@@ -99,10 +99,12 @@ snapshot() {
 }
 snapshot "$out/before"
 
-# The test's key: a self-signed certificate as an administrator's MOK.
+# The test's key: a self-signed certificate as an administrator's MOK;
+# and another key, not its.
 openssl req -new -x509 -nodes -days 30 -subj "/CN=ism deb-test MOK" \
 	-newkey rsa:2048 -keyout "$root/root/mok.key" -outform DER \
-	-out "$root/root/mok.der" >"$out/openssl.log" 2>&1 ||
+	-out "$root/root/mok.der" >"$out/openssl.log" 2>&1 &&
+	openssl genpkey -algorithm RSA -out "$root/root/other.key" >>"$out/openssl.log" 2>&1 ||
 	{ cat "$out/openssl.log" >&2; result fail "deb: a test MOK (openssl)"; summary; }
 
 mkdir -p "$root/tmp/debs"
@@ -143,6 +145,28 @@ check "deb: DKMS built $prev for $kver, modprobe finds it" dkms_is "$prev"
 check "deb: modules signed with DKMS's key (ism-mok check)" inroot ism-mok check "$kver"
 
 step "a Machine Owner Key: ism-mok use, resign, check"
+# bad_mok STATUS ARG...: ism-mok ARG... fails with STATUS and a message,
+# and writes no DKMS setting.
+bad_mok() {
+	_want=$1
+	shift
+	inroot ism-mok "$@" >"$out/mok.log" 2>&1
+	_rc=$?
+	echo "ism-mok $*: $_rc: $(cat "$out/mok.log")"
+	[ $_rc -eq "$_want" ] && [ -s "$out/mok.log" ] &&
+		[ ! -e "$root/etc/dkms/framework.conf.d/ism-mok.conf" ]
+}
+mok_bad_input() {
+	bad_mok 1 use mok.key /root/mok.der &&
+		bad_mok 1 use /root/mok.key /root/mok.key &&
+		bad_mok 1 use /root/other.key /root/mok.der &&
+		bad_mok 1 use /root/nosuch.key /root/mok.der &&
+		bad_mok 2 use /root/mok.key &&
+		bad_mok 2 frob &&
+		bad_mok 1 enroll
+}
+check "deb: ism-mok refuses bad input (relative path, no certificate, another key, no mokutil), writes nothing" \
+	mok_bad_input
 check "deb: ism-mok use KEY CERT" inroot ism-mok use /root/mok.key /root/mok.der
 if inroot ism-mok check "$kver" >"$out/check.log" 2>&1; then
 	cat "$out/check.log" >&2
@@ -173,7 +197,7 @@ check "deb: the administrator's /etc/default/ism kept" \
 	grep -qx "ISM_UEID=$UEID" "$root/etc/default/ism"
 
 step "boot $kver in QEMU: ism.service, sockperf through smc_run over SMC-D"
-qemu_accel || summary
+qemu_accel || { result fail "deb: a QEMU accelerator (accel.sh)"; summary; }
 cat >"$root/etc/systemd/system/ism-debtest.service" <<EOT
 [Unit]
 Description=ism deb-test: SMC-D smoke test

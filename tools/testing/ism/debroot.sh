@@ -64,7 +64,7 @@
 # the other stock modules are there.
 #
 # Typical use:
-#	w=$(mktemp -d) && trap 'debroot_cleanup "$w" && rm -rf "$w"' EXIT
+#	w=$(mktemp -d) && trap 'debroot_cleanup "$w" && rm -rf --one-file-system "$w"' EXIT
 #	b=$(debroot_base) && r=$(debroot_overlay "$b" "$w") || exit 1
 #	cp pkg.deb "$r/tmp/" && debroot_chroot "$r" apt-get install -y /tmp/pkg.deb
 #	debroot_boot "$r" "$w/console.log"
@@ -148,7 +148,9 @@ _debroot_mirror() {
 # _debroot_mounts DIR: the mount points at or below DIR, innermost
 # (latest mounted) first. Paths with blanks are not supported.
 _debroot_mounts() {
-	awk -v d="$1" '$2 == d || index($2, d "/") == 1 { m[n++] = $2 }
+	# /proc/self/mounts has resolved absolute paths.
+	_dr_d=$(realpath -m "$1") || return 1
+	awk -v d="$_dr_d" '$2 == d || index($2, d "/") == 1 { m[n++] = $2 }
 		END { while (n > 0) print m[--n] }' /proc/self/mounts
 }
 
@@ -220,7 +222,7 @@ debroot_cleanup() {
 # still mounted in it.
 _debroot_discard() {
 	[ -e "$1" ] || return 0
-	_debroot_umount "$1" && rm -rf "$1"
+	_debroot_umount "$1" && rm -rf --one-file-system "$1"
 }
 
 # _debroot_build BASE: build the root into a temporary directory and
