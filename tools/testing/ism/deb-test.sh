@@ -2,17 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # deb-test.sh: the packages as a Debian 12 user gets them (make
-# check-deb; .ci/run runs it after make check). Builds ism-dkms and
-# ism-tools (make deb, lintian clean) and, from the same tree, a
-# previous version (VERSION~prev), then in a Debian 12 root made for the
-# test (debroot.sh: debootstrap from Debian's archive, with the current
-# 6.1.0-*-amd64 kernel, its headers and DKMS; cached, used through an
-# overlay so that it stays pristine):
+# check-deb; .ci/run runs it after make check). Checks that dkms.conf
+# is what the Kbuild files say (and that a stale one is caught), builds
+# ism-dkms and ism-tools (make deb, lintian clean) and, from the same
+# tree, a previous version (VERSION~prev), then in a Debian 12 root made
+# for the test (debroot.sh: debootstrap from Debian's archive, with the
+# current 6.1.0-*-amd64 kernel, its headers and DKMS; cached, used
+# through an overlay so that it stays pristine):
 #  1. installs the previous version with apt, as the README says: DKMS
 #     builds the modules for the root's kernel and signs them with its
 #     own key (ism-mok check);
-#  2. configures a test Machine Owner Key (ism-mok use): the modules
-#     signed before fail ism-mok check, re-signed (ism-mok resign) pass;
+#  2. configures a test Machine Owner Key (ism-mok use, after its
+#     refusals of bad input): the modules signed before fail ism-mok
+#     check, re-signed (ism-mok resign) pass;
 #  3. upgrades to this version: DKMS drops the old version's tree and
 #     builds the new one, signed with the configured key; the
 #     administrator's /etc/default/ism survives;
