@@ -186,6 +186,7 @@ refused() {
 # they stay open (--hold) for the removal, otherwise they complete here
 conns_open() {
 	smc_ueid add ISM-TEST >/dev/null 2>&1
+	rm -f /tmp/cs
 	timeout 200 smc_xfer server -n 3 -p "$1" -t 60 >/tmp/cs 2>&1 &
 	spid=$!
 	wait_listen /tmp/cs

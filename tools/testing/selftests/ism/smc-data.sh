@@ -18,6 +18,7 @@ xfer() {
 	shift
 	conns=1
 	case " $* " in *" -c "*) conns=$(echo "$*" | sed 's/.*-c \([0-9]*\).*/\1/') ;; esac
+	rm -f /tmp/s.$port
 	timeout 300 smc_xfer server -n "$conns" -p "$port" \
 		>/tmp/s.$port 2>&1 &
 	wait_listen /tmp/s.$port
@@ -36,6 +37,7 @@ cat /tmp/dev
 grep -q ismlo0 /tmp/dev && ok "SMC-D device dump lists ismlo0" ||
 	bad "SMC-D device dump"
 
+rm -f /tmp/s
 timeout 120 smc_xfer server -n 1 -p 5101 >/tmp/s 2>&1 &
 wait_listen /tmp/s
 smc_xfer client -a 127.0.0.1 -p 5101 -b 1M --hold 10 >/tmp/c 2>&1 &

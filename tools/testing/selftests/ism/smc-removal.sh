@@ -11,6 +11,7 @@
 . "$ISM_LIB/mods.sh"
 smc_setup
 
+rm -f /tmp/s
 timeout 120 smc_xfer server -n 3 -p 5201 >/tmp/s 2>&1 &
 spid=$!
 wait_listen /tmp/s

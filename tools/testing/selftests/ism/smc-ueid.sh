@@ -27,6 +27,7 @@ smc_ueid del ISM-TEST >/dev/null 2>&1
 [ $? -eq 1 ] && ok "ueid: second del refused (ENOENT)" || bad "ueid: ENOENT"
 [ -z "$(smc_ueid show)" ] && ok "ueid: none left" || bad "ueid: show"
 
+rm -f /tmp/s
 timeout 120 smc_xfer server -n 1 -p 5001 >/tmp/s 2>&1 &
 wait_listen /tmp/s
 smc_xfer client -a 127.0.0.1 -p 5001 -b 1M --hold 10 >/tmp/c 2>&1 &

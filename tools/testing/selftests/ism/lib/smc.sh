@@ -28,7 +28,9 @@ wait_for() {
 }
 
 # wait_listen LOG: until the smc_xfer server writing LOG listens (30 s);
-# fails, with a "not ok" line, if it does not
+# fails, with a "not ok" line, if it does not. Remove LOG before the
+# server starts: its own redirection may truncate it only after this
+# has read an earlier server's "listening" there.
 wait_listen() {
 	wait_for 30 grep -q listening "$1" 2>/dev/null ||
 		{ bad "no server listening after 30 s: $1"; return 1; }
