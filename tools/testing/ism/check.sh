@@ -116,7 +116,7 @@ tool_check() {
 	fi
 }
 step "tools: unit tests"
-tool_check tools/ism ismctl "ismctl JSON escaping, bash completion"
+tool_check tools/ism ismctl "ismctl bash completion, JSON escaping"
 tool_check tools/lib/nl nl "netlink attribute checks (nl_attr_parse_policy)"
 tool_check tools/ivshmem ivshmem "ivshmem server against QEMU's protocol"
 
