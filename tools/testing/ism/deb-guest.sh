@@ -81,6 +81,11 @@ expect_fail 1 env ISM_DEFAULTS=/tmp/bad-ueid ism-setup start
 expect_fail 2 ism-setup restart
 [ "$(smc_ueid show)" = "$UEID" ] || fail "the failed starts changed the UEIDs: $(smc_ueid show)"
 
+ism-setup status >/tmp/status.log 2>&1 || fail "ism-setup status: $(cat /tmp/status.log)"
+grep -q 'ism_lo' /tmp/status.log && grep -q "$UEID" /tmp/status.log ||
+	fail "ism-setup status lacks ism_lo or the UEID: $(cat /tmp/status.log)"
+out "ism-setup status lists the modules and the UEID"
+
 # What ism.service runs at shutdown: the UEID and the modules go.
 systemctl stop ism.service || fail "systemctl stop ism: $(journalctl -u ism -n 5 --no-pager)"
 smc_ueid show | grep -qx "$UEID" && fail "UEID $UEID still set after ism-setup stop"

@@ -33,10 +33,10 @@
 #	Unmount what debroot_chroot mounted, remove its policy-rc.d, copy
 #	ROOT into a sparse ext4 image, $(dirname ROOT)/disk.img, and boot
 #	ROOT's newest kernel and initrd on it under QEMU (qemu_accel's
-#	accelerator), serial console to LOG, root on virtio-blk /dev/vda.
-#	Returns 0 if the guest powered itself off, 124 if it was killed
-#	after TIMEOUT seconds (default ISM_VM_TIMEOUT, else 600), 1 on any
-#	other end (a panic, QEMU failing). What the guest wrote stays in
+#	accelerator), serial console to LOG, root on virtio-blk /dev/vda,
+#	through run-vm.sh. Returns 0 if the guest powered itself off, 1 on
+#	any other end: killed after TIMEOUT seconds (default
+#	ISM_VM_TIMEOUT, else 600), a panic, QEMU failing. What the guest wrote stays in
 #	the image (debugfs -R 'cat /path' IMAGE reads it back).
 # debroot_cleanup WORKDIR
 #	Unmount everything at or below WORKDIR/root, innermost first,
@@ -391,30 +391,16 @@ debroot_boot() {
 	fi
 	_dr_t1=$(date +%s)
 
-	_dr_cpu=max
-	[ "$ISM_ACCEL_CHOSEN" = kvm ] && _dr_cpu=host
-	# panic=-1 with -no-reboot: a panic ends QEMU at once. fsck.mode=skip:
-	# the image is new. The status lines uncoloured, for grep.
-	# shellcheck disable=SC2086 # ISM_QEMU_ARGS: QEMU arguments without blanks
-	timeout -k 10 "$_dr_limit" qemu-system-x86_64 \
-		-machine "q35,accel=$ISM_ACCEL_CHOSEN" -cpu "${ISM_QEMU_CPU:-$_dr_cpu}" \
-		-smp 2 -m 2048 -nodefaults -display none -serial stdio -no-reboot \
-		-drive "file=$_dr_img,format=raw,if=virtio,cache=unsafe" \
-		-kernel "$_dr_root/boot/vmlinuz-$_dr_kv" \
-		-initrd "$_dr_root/boot/initrd.img-$_dr_kv" \
-		-append "root=/dev/vda rw console=ttyS0 panic=-1 fsck.mode=skip systemd.show_status=1 systemd.log_color=0 mitigations=off $*" \
-		${ISM_QEMU_ARGS:-} </dev/null >"$_dr_log" 2>&1
-	_dr_rc=$?
-	log "debroot: image made in $((_dr_t1 - _dr_t0)) s, $_dr_kv booted and ran for $(($(date +%s) - _dr_t1)) s under $ISM_ACCEL_CHOSEN"
-	if [ $_dr_rc -eq 124 ] || [ $_dr_rc -eq 137 ]; then
-		# On a line of its own: the console may have stopped mid-line.
-		printf '\ndebroot: TIMEOUT: killed after %s s\n' "$_dr_limit" >>"$_dr_log"
-		log "debroot: the guest did not power off within $_dr_limit s"
-		return 124
-	elif [ $_dr_rc -ne 0 ]; then
-		log "debroot: qemu exited with status $_dr_rc (log: $_dr_log)"
-		return 1
-	fi
+	# run-vm.sh boots it, with its timeout and accelerator; the disk comes
+	# through ISM_QEMU_ARGS. fsck.mode=skip: the image is new. The status
+	# lines uncoloured, for grep.
+	ISM_VM_TIMEOUT=$_dr_limit ISM_VM_MEM=2048 \
+		ISM_QEMU_ARGS="-drive file=$_dr_img,format=raw,if=virtio,cache=unsafe ${ISM_QEMU_ARGS:-}" \
+		"$ISM_TESTDIR/run-vm.sh" "$_dr_root/boot/vmlinuz-$_dr_kv" \
+		"$_dr_root/boot/initrd.img-$_dr_kv" "$_dr_log" root=/dev/vda rw \
+		fsck.mode=skip systemd.show_status=1 systemd.log_color=0 \
+		mitigations=off "$@" || return 1
+	log "debroot: image made in $((_dr_t1 - _dr_t0)) s"
 	if ! grep -q 'reboot: Power down' "$_dr_log"; then
 		log "debroot: the guest stopped without powering off (log: $_dr_log)"
 		return 1
