@@ -149,6 +149,7 @@ int ism_attach_dmb(struct ism_dev *dev, struct ism_dmb *dmb,
 int ism_detach_dmb(struct ism_dev *dev, u64 token, struct ism_client *client);
 int ism_query_remote_gid(struct ism_dev *dev, const uuid_t *rgid,
 			 u32 vid_valid, u32 vid);
+int ism_dmb_owner(struct ism_dev *dev, u64 token, uuid_t *gid);
 int ism_signal_event(struct ism_dev *dev, const uuid_t *rgid,
 		     u32 trigger_irq, u32 event_code, u64 info);
 int ism_add_vlan_id(struct ism_dev *dev, u64 vlan_id);
@@ -183,7 +184,8 @@ struct device *ism_dev_device(struct ism_dev *dev);
  *	destination is written whole (ism_copy_to_dmb() does it), as SMC-D
  *	reads its cursors with atomic64_read(). @data may be
  *	the destination itself (an attached writer) but must not partly
- *	overlap it. Any context in
+ *	overlap it. A device that left its fabric for good returns -ENODEV
+ *	and withdraws itself (ism_dev_unregister()). Any context in
  *	which the caller may be, including softirq; must not sleep.
  * @get_chid: mandatory; the fabric id. Any context.
  * @signal_event: optional; send a software event to @rgid. Process or
@@ -199,6 +201,12 @@ struct device *ism_dev_device(struct ism_dev *dev);
  *	the DMB first. Process context, may sleep.
  * @detach_dmb: optional, with @attach_dmb; undo one @attach_dmb of @token.
  *	The core calls it once per successful @attach_dmb. Process context.
+ * @dmb_owner: optional; the GID of the peer that owns the DMB @token, as
+ *	far as the token tells it, whether or not the DMB exists (-ENOENT if
+ *	it names no present peer). Devices whose peers need not be trusted
+ *	(the virtual ISM device) set it, so that a client can end what it
+ *	has with a peer whose DMB refused a write. Any context but hard irq;
+ *	must not sleep.
  *
  * The core copies the driver's const template into each &struct ism_dev,
  * so the data path is one indirect call with no extra dereference.
@@ -219,6 +227,7 @@ struct ism_device_ops {
 	int (*set_vlan_required)(struct ism_dev *dev, bool required);
 	int (*attach_dmb)(struct ism_dev *dev, struct ism_dmb *dmb);
 	int (*detach_dmb)(struct ism_dev *dev, u64 token);
+	int (*dmb_owner)(struct ism_dev *dev, u64 token, uuid_t *gid);
 };
 
 /**
@@ -459,8 +468,11 @@ void ism_trace_move_data(struct ism_dev *dev, u64 token, unsigned int offset,
  *
  * Return: 0, -ENOENT for an unknown token, -EINVAL for a range outside the
  * DMB (wrap-around included), a bad @idx or a NULL @data with a non-zero
- * @size, or another negative errno from the device. Nothing is written
- * on error.
+ * @size, -ENODEV if the device has left its fabric and is being withdrawn
+ * from its clients (a virtual ISM guest whose slot another party took), or
+ * another negative errno from the device. Nothing is written on error.
+ * Where a peer need not be trusted, it can make any write fail: see
+ * ism_dmb_owner().
  */
 static inline int ism_move_data(struct ism_dev *dev, u64 token,
 				unsigned int idx, bool sf, unsigned int offset,

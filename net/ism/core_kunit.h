@@ -44,6 +44,7 @@ enum fake_op {
 	OP_SET_VLAN_REQUIRED,
 	OP_ATTACH_DMB,
 	OP_DETACH_DMB,
+	OP_DMB_OWNER,
 	OP_NR,
 };
 

@@ -249,6 +249,17 @@ static int fake_detach_dmb(struct ism_dev *dev, u64 token)
 	return fake->ret;
 }
 
+/* The owner of every token is the device itself, in the GID's bytes. */
+static int fake_dmb_owner(struct ism_dev *dev, u64 token, uuid_t *gid)
+{
+	struct fake_dev *fake = to_fake(dev);
+
+	fake->calls[OP_DMB_OWNER]++;
+	fake->last.token = token;
+	uuid_copy(gid, &dev->gid);
+	return fake->ret;
+}
+
 /* Only the mandatory ops. */
 const struct ism_device_ops fake_ops_min = {
 	.query_remote_gid = fake_query_remote_gid,
@@ -270,6 +281,7 @@ const struct ism_device_ops fake_ops_full = {
 	.set_vlan_required = fake_set_vlan_required,
 	.attach_dmb = fake_attach_dmb,
 	.detach_dmb = fake_detach_dmb,
+	.dmb_owner = fake_dmb_owner,
 };
 
 unsigned int fake_used(struct ism_dev *dev)

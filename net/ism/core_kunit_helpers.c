@@ -27,6 +27,8 @@ static void ism_helpers_optional_ops_absent(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ism_add_vlan_id(dev, 5), -EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, ism_del_vlan_id(dev, 5), -EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, ism_set_vlan_required(dev, true), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, ism_dmb_owner(dev, dmb.token, &rgid),
+			-EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, fake_total_calls(dev), before);
 }
 
@@ -69,6 +71,10 @@ static void ism_helpers_optional_ops_present(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ism_set_vlan_required(dev, false), 0);
 	KUNIT_EXPECT_FALSE(test, fake->last.vlan_required);
 	KUNIT_EXPECT_EQ(test, fake->calls[OP_SET_VLAN_REQUIRED], 2);
+	KUNIT_EXPECT_EQ(test, ism_dmb_owner(dev, FAKE_TOKEN_BASE + 7, &rgid), 0);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_DMB_OWNER], 1);
+	KUNIT_EXPECT_EQ(test, fake->last.token, FAKE_TOKEN_BASE + 7);
+	KUNIT_EXPECT_TRUE(test, uuid_equal(&rgid, &dev->gid));
 
 	/* The device's errors come back unchanged. */
 	fake->ret = FAKE_ERR;
@@ -80,6 +86,8 @@ static void ism_helpers_optional_ops_present(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ism_add_vlan_id(dev, 1), FAKE_ERR);
 	KUNIT_EXPECT_EQ(test, ism_del_vlan_id(dev, 1), FAKE_ERR);
 	KUNIT_EXPECT_EQ(test, ism_set_vlan_required(dev, true), FAKE_ERR);
+	KUNIT_EXPECT_EQ(test, ism_dmb_owner(dev, 1, &rgid), FAKE_ERR);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_DMB_OWNER], 2);
 	KUNIT_EXPECT_EQ(test, fake->calls[OP_SET_VLAN_REQUIRED], 3);
 	KUNIT_EXPECT_EQ(test, fake->calls[OP_SIGNAL_EVENT], 2);
 	KUNIT_EXPECT_EQ(test, fake->calls[OP_ATTACH_DMB], 2);
@@ -131,6 +139,8 @@ static void ism_helpers_null_args(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ism_add_vlan_id(NULL, 1), -EINVAL);
 	KUNIT_EXPECT_EQ(test, ism_del_vlan_id(NULL, 1), -EINVAL);
 	KUNIT_EXPECT_EQ(test, ism_set_vlan_required(NULL, true), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ism_dmb_owner(NULL, 1, &rgid), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ism_dmb_owner(dev, 1, NULL), -EINVAL);
 	KUNIT_EXPECT_EQ(test, fake_total_calls(dev), before);
 }
 

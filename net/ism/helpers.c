@@ -41,6 +41,33 @@ int ism_query_remote_gid(struct ism_dev *dev, const uuid_t *rgid,
 EXPORT_SYMBOL_NS_GPL(ism_query_remote_gid, ISM);
 
 /**
+ * ism_dmb_owner() - the peer that owns a DMB token
+ * @dev: local device
+ * @token: token of a peer DMB, as for ism_move_data()
+ * @gid: set to the owner's GID
+ *
+ * For a client whose write to a peer's DMB failed and that must end what
+ * it has with that peer (the SMC-D bridge: see ism.rst, "Peers that need
+ * not be trusted"). The answer comes from the token and the device's own
+ * table of peers, not from anything the peer published. Any context but
+ * hard irq; does not sleep.
+ *
+ * Return: 0; -EINVAL for a NULL argument; -EOPNOTSUPP if the device cannot
+ * tell (its peers are trusted, or it has only itself); -ENOENT if @token
+ * names no peer present now; -ENODEV if the device is leaving; or the
+ * device's error.
+ */
+int ism_dmb_owner(struct ism_dev *dev, u64 token, uuid_t *gid)
+{
+	if (!dev || !gid)
+		return -EINVAL;
+	if (!dev->ops.dmb_owner)
+		return -EOPNOTSUPP;
+	return dev->ops.dmb_owner(dev, token, gid);
+}
+EXPORT_SYMBOL_NS_GPL(ism_dmb_owner, ISM);
+
+/**
  * ism_signal_event() - send a software event to a peer
  * @dev: local device
  * @rgid: the peer's GID
