@@ -13,18 +13,6 @@
 #include "../../net/smc/ism_smcd.h"
 #include "pci_kunit.h"
 
-/* SMC 6.1's software events (net/smc/smc_ism.c). */
-#define SMC_EV_CODE_TESTLINK	0x83
-#define SMC_EV_REQUEST		0x0001
-#define SMC_EV_RESPONSE		0x0002
-
-/* The layout of SMC 6.1's union smcd_sw_event_info. */
-struct smc_test_ev_info {
-	u8 uid[4];
-	u16 vlan_id;
-	u16 code;
-};
-
 static struct smcd_dev *ism_pci_smcd_of(struct kunit *test,
 					struct ism_model_fn *fn)
 {
@@ -105,11 +93,11 @@ static void ism_pci_smcd_testlink(struct kunit *test)
 {
 	struct ism_pci_test *t = test->priv;
 	struct smcd_dev *a = ism_pci_smcd_of(test, t->a);
-	struct smc_test_ev_info req = {
-		.uid = { 1, 2, 3, 4 },
-		.code = SMC_EV_REQUEST,
+	struct ism_smcd_ev_info req = {
+		.lgr_id = { 1, 2, 3, 4 },
+		.code = ISM_SMCD_EV_REQUEST,
 	};
-	struct smc_test_ev_info resp;
+	struct ism_smcd_ev_info resp;
 	struct ism_event *ev;
 	unsigned int ms;
 	uuid_t gid;
@@ -118,7 +106,7 @@ static void ism_pci_smcd_testlink(struct kunit *test)
 	BUILD_BUG_ON(sizeof(req) != sizeof(u64));
 	memcpy(&info, &req, sizeof(info));
 	KUNIT_ASSERT_EQ(test, a->ops->signal_event(a, ISM_PCI_TEST_GID_B, 1,
-						   SMC_EV_CODE_TESTLINK, info),
+						   ISM_SMCD_EV_TESTLINK, info),
 			0);
 	/* SMC answers from its event workqueue. */
 	for (ms = 0; ms < 10000 && ism_pci_test_events(t) < 2; ms += 20)
@@ -129,12 +117,12 @@ static void ism_pci_smcd_testlink(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, t->events[0].dev, ism_pci_test_dev(t->b));
 	KUNIT_EXPECT_PTR_EQ(test, t->events[1].dev, ism_pci_test_dev(t->a));
 	KUNIT_EXPECT_EQ(test, ev->type, ISM_EVT_SWR);
-	KUNIT_EXPECT_EQ(test, ev->code, SMC_EV_CODE_TESTLINK);
+	KUNIT_EXPECT_EQ(test, ev->code, ISM_SMCD_EV_TESTLINK);
 	ism_pci_test_gid(ISM_PCI_TEST_GID_B, &gid);
 	KUNIT_EXPECT_TRUE(test, uuid_equal(&ev->gid, &gid));
 	memcpy(&resp, &ev->info, sizeof(resp));
-	KUNIT_EXPECT_EQ(test, resp.code, SMC_EV_RESPONSE);
-	KUNIT_EXPECT_EQ(test, memcmp(resp.uid, req.uid, sizeof(req.uid)), 0);
+	KUNIT_EXPECT_EQ(test, resp.code, ISM_SMCD_EV_RESPONSE);
+	KUNIT_EXPECT_EQ(test, memcmp(resp.lgr_id, req.lgr_id, sizeof(req.lgr_id)), 0);
 }
 
 static struct kunit_case ism_pci_smcd_cases[] = {

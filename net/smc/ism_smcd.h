@@ -43,6 +43,26 @@ struct ism_smcd {
 	struct pci_dev parent;
 };
 
+/* SMC 6.1's software event codes and requests (net/smc/smc_ism.c). */
+#define ISM_SMCD_EV_SHUTDOWN	0x80
+#define ISM_SMCD_EV_TESTLINK	0x83
+#define ISM_SMCD_EV_REQUEST	0x0001
+#define ISM_SMCD_EV_RESPONSE	0x0002
+
+/**
+ * struct ism_smcd_ev_info - the info of SMC 6.1's software events
+ * @lgr_id: the link group's ID
+ * @vlan_id: the VLAN; %VLAN_VID_MASK for all (SHUTDOWN)
+ * @code: %ISM_SMCD_EV_REQUEST or %ISM_SMCD_EV_RESPONSE
+ *
+ * SMC reads an event's u64 info as this, in native byte order.
+ */
+struct ism_smcd_ev_info {
+	u8 lgr_id[4];
+	u16 vlan_id;
+	u16 code;
+} __packed;
+
 extern const struct smcd_ops ism_smcd_ops;
 extern struct ism_client ism_smcd_client;
 
@@ -50,6 +70,8 @@ u64 ism_smcd_gid64(const uuid_t *gid);
 void ism_smcd_gid_add(struct ism_smcd *bridge);
 void ism_smcd_gid_del(struct ism_smcd *bridge);
 void ism_smcd_gid_lookup(u64 gid64, uuid_t *gid);
+
+int ism_smcd_write_failed(struct ism_smcd *bridge, u64 token, int err);
 
 void ism_smcd_vlan_init(struct ism_smcd *bridge);
 int ism_smcd_vlan_want(struct ism_smcd *bridge, u64 vlan_id, bool want);

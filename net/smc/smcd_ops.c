@@ -105,12 +105,16 @@ static int ism_smcd_signal_event(struct smcd_dev *smcd, u64 rgid,
 				event_code, info);
 }
 
+/* SMC cannot survive a failed write: see smcd_fail.c. */
 static int ism_smcd_move_data(struct smcd_dev *smcd, u64 dmb_tok,
 			      unsigned int idx, bool sf, unsigned int offset,
 			      void *data, unsigned int size)
 {
-	return ism_move_data(ism_smcd_of(smcd)->ism, dmb_tok, idx, sf, offset,
-			     data, size);
+	struct ism_smcd *bridge = ism_smcd_of(smcd);
+	int ret;
+
+	ret = ism_move_data(bridge->ism, dmb_tok, idx, sf, offset, data, size);
+	return unlikely(ret) ? ism_smcd_write_failed(bridge, dmb_tok, ret) : 0;
 }
 
 static u8 *ism_smcd_get_system_eid(void)
