@@ -8,7 +8,9 @@
 
 #include <linux/hrtimer.h>
 #include <linux/ism.h>
+#include <linux/mutex.h>
 #include <linux/pci.h>
+#include <linux/ratelimit.h>
 #include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -79,8 +81,10 @@ struct ism_ivshm_dmb {
  * @doorbell: this guest's ivshmem peer ID, or %IVSHM_NO_DOORBELL in plain
  *	(polling) mode
  * @index: the N of the device's name, ismivN
- * @lost: another party took this guest's slot: the device no longer
- *	talks to any peer
+ * @flags: %ISM_IVSHM_LOST, %ISM_IVSHM_REGISTERED
+ * @leave: withdraws a lost device from its clients (ism_ivshm_gone())
+ * @peer_log: the budget of every log line a peer or the region can
+ *	trigger, one for the device (ism_ivshm_peer_log())
  * @dmb_lock: protects @dmbs, @dmb_used, @pages_used and the next-fit
  *	cursors; taken with interrupts off, since the receive path checks
  *	@dmbs in hard-irq context
@@ -95,9 +99,14 @@ struct ism_ivshm_dmb {
  * @watch: the peer scan's memory of each slot
  * @fenced: slots whose owner took this guest for gone (a fence event):
  *	set by the receive path, acted on by the peer scan
- * @rx_lock: serialises the receive path (interrupt, poll timer, peer
- *	scan); protects @ev_seen
- * @ev_seen: sequence number of the last event taken from each sender
+ * @rx_lock: serialises the signal passes of the receive path (interrupt,
+ *	poll timer, peer scan); taken with interrupts off
+ * @ev_lock: serialises the event passes (@rx_events) and the peer scan's
+ *	resets of @ev_seen; process context
+ * @ev_seen: sequence number of the last event taken from each sender;
+ *	written under @ev_lock, read locklessly to see whether a pass is due
+ * @rx_events: takes the events peers sent, a budget per pass
+ *	(ivshm_rx.c)
  * @tx_lock: protects @ev_sent
  * @ev_sent: sequence number of the last event posted to each receiver
  * @scan: the periodic peer scan, which also beats this guest's heartbeat
@@ -115,7 +124,9 @@ struct ism_ivshm {
 	u64 cookie;
 	u32 doorbell;
 	int index;
-	bool lost;
+	unsigned long flags;
+	struct work_struct leave;
+	struct ratelimit_state peer_log;
 
 	spinlock_t dmb_lock;
 	struct ism_ivshm_dmb *dmbs;
@@ -129,7 +140,9 @@ struct ism_ivshm {
 	DECLARE_BITMAP(fenced, IVSHM_MAX_PEERS);
 
 	spinlock_t rx_lock;
+	struct mutex ev_lock;
 	u64 ev_seen[IVSHM_MAX_PEERS];
+	struct delayed_work rx_events;
 	spinlock_t tx_lock;
 	u64 ev_sent[IVSHM_MAX_PEERS];
 
@@ -139,6 +152,31 @@ struct ism_ivshm {
 	int irq;
 };
 
+/*
+ * Bits of ism_ivshm.flags. LOST: another party took this guest's slot;
+ * from then on the driver writes nothing into the region, and every
+ * operation fails with -ENODEV. REGISTERED: the device is registered
+ * with the core; whoever clears it (remove, or the leave work of a lost
+ * device) unregisters it.
+ */
+#define ISM_IVSHM_LOST		0
+#define ISM_IVSHM_REGISTERED	1
+
+/*
+ * A log line that a peer or the region can trigger: all of them share
+ * one budget per device (10 lines in 5 s), however a hostile peer
+ * varies them.
+ */
+#define ism_ivshm_peer_log(iv, level, fmt, ...)				\
+	do {								\
+		if (__ratelimit(&(iv)->peer_log))			\
+			dev_printk(level, &(iv)->pdev->dev, fmt,	\
+				   ##__VA_ARGS__);			\
+	} while (0)
+
+/* Events taken from one peer in one pass of the receive path. */
+#define ISM_IVSHM_RX_BUDGET	16
+
 extern unsigned int ism_ivshm_peer_timeout_ms;
 extern unsigned int ism_ivshm_scan_ms;
 
@@ -147,12 +185,18 @@ extern const struct ism_device_ops ism_ivshm_ops;
 int ism_ivshm_dmbs_init(struct ism_ivshm *iv);
 void ism_ivshm_dmbs_destroy(struct ism_ivshm *iv);
 
-/* ivshm_peers.c: the peer scan and the receive path */
+/* ivshm_peers.c: the peer scan */
+bool ism_ivshm_claim_held(struct ism_ivshm *iv);
+bool ism_ivshm_gone(struct ism_ivshm *iv);
+void ism_ivshm_leave_work(struct work_struct *work);
 void ism_ivshm_ring(struct ism_ivshm *iv, u32 doorbell);
 void ism_ivshm_post(struct ism_ivshm *iv, u32 receiver,
 		    const struct ism_event *ev, bool ring);
 int ism_ivshm_peer_slot(struct ism_ivshm *iv, const uuid_t *gid);
+
+/* ivshm_rx.c: the receive path */
 void ism_ivshm_rx(struct ism_ivshm *iv);
+void ism_ivshm_rx_events_work(struct work_struct *work);
 void ism_ivshm_scan_work(struct work_struct *work);
 void ism_ivshm_drop_peers(struct ism_ivshm *iv);
 

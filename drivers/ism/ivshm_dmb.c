@@ -8,6 +8,10 @@
  * published, checked (ivshm_find_dmb()): whatever the peer wrote there,
  * the write stays inside the peer's data area. A DMB whose owner is this
  * guest itself is found in the private table, never in the region.
+ *
+ * Once this guest lost its slot (ism_ivshm_gone()) every operation fails
+ * with -ENODEV before it touches the region; unregistering still frees
+ * the DMB in the private table, so that the core can forget it.
  */
 #include <linux/bitmap.h>
 #include <linux/io.h>
@@ -41,6 +45,8 @@ static int ism_ivshm_query_remote_gid(struct ism_dev *ism,
 	struct ism_ivshm *iv = ism_dev_priv(ism);
 	int ret;
 
+	if (ism_ivshm_gone(iv))
+		return -ENODEV;
 	if (uuid_equal(rgid, &ism->gid))
 		return 0;
 	rcu_read_lock();
@@ -105,6 +111,8 @@ static int ism_ivshm_register_dmb(struct ism_dev *ism, struct ism_dmb *dmb)
 
 	if (!dmb->len || dmb->len > ism->max_dmb_len)
 		return -EINVAL;
+	if (ism_ivshm_gone(iv))
+		return -ENODEV;
 	spin_lock_irqsave(&iv->dmb_lock, flags);
 	idx = ism_ivshm_alloc_idx(iv);
 	unit = idx < 0 ? idx : ism_ivshm_alloc_units(iv, units);
@@ -149,6 +157,7 @@ static int ism_ivshm_unregister_dmb(struct ism_dev *ism, struct ism_dmb *dmb)
 	struct ism_ivshm_dmb *d;
 	unsigned long flags;
 	u32 slot, idx;
+	bool gone;
 	int writer;
 
 	if (ivshm_token_split(&iv->geo, dmb->token, &slot, &idx) ||
@@ -160,13 +169,17 @@ static int ism_ivshm_unregister_dmb(struct ism_dev *ism, struct ism_dmb *dmb)
 		spin_unlock_irqrestore(&iv->dmb_lock, flags);
 		return -ENOENT;
 	}
-	ivshm_retract_dmb(&iv->geo, iv->region, iv->slot, idx);
+	gone = ism_ivshm_gone(iv);
+	if (!gone)
+		ivshm_retract_dmb(&iv->geo, iv->region, iv->slot, idx);
 	bitmap_clear(iv->pages_used, d->offset / IVSHM_UNIT,
 		     DIV_ROUND_UP(d->len, IVSHM_UNIT));
 	__clear_bit(idx, iv->dmb_used);
 	d->live = false;
 	d->token = 0;
 	spin_unlock_irqrestore(&iv->dmb_lock, flags);
+	if (gone)
+		return -ENODEV;
 
 	rcu_read_lock();
 	writer = ism_ivshm_peer_slot(iv, &dmb->rgid);
@@ -207,9 +220,9 @@ static int ism_ivshm_target(struct ism_ivshm *iv, u64 token, void **dst,
 	ret = ivshm_find_dmb(&iv->geo, iv->region, token, &ism->gid, &off,
 			     len);
 	if (ret == -EBADMSG)
-		dev_warn_ratelimited(&iv->pdev->dev,
-				     "slot %u published a malformed DMB\n",
-				     *slot);
+		ism_ivshm_peer_log(iv, KERN_WARNING,
+				   "slot %u published a malformed DMB\n",
+				   *slot);
 	if (!ret)
 		*dst = iv->region + off;
 	return ret;
@@ -227,6 +240,8 @@ static int ism_ivshm_move_data(struct ism_dev *ism, u64 token,
 
 	if (bit >= ISM_DMBE_BITS || (!data && size))
 		return -EINVAL;
+	if (ism_ivshm_gone(iv))
+		return -ENODEV;
 	rcu_read_lock();
 	ret = ism_ivshm_target(iv, token, &dst, &slot, &idx, &len);
 	if (ret)
@@ -267,6 +282,8 @@ static int ism_ivshm_attach_dmb(struct ism_dev *ism, struct ism_dmb *dmb)
 	void *dst;
 	int ret;
 
+	if (ism_ivshm_gone(iv))
+		return -ENODEV;
 	rcu_read_lock();
 	ret = ism_ivshm_target(iv, dmb->token, &dst, &slot, &idx, &len);
 	rcu_read_unlock();
@@ -281,6 +298,32 @@ static int ism_ivshm_attach_dmb(struct ism_dev *ism, struct ism_dmb *dmb)
 static int ism_ivshm_detach_dmb(struct ism_dev *ism, u64 token)
 {
 	return 0;
+}
+
+/* The owner as the token's slot and this guest's table of peers name it. */
+static int ism_ivshm_dmb_owner(struct ism_dev *ism, u64 token, uuid_t *gid)
+{
+	struct ism_ivshm *iv = ism_dev_priv(ism);
+	struct ism_ivshm_peer *peer;
+	u32 slot, idx;
+	int ret = -ENOENT;
+
+	if (ism_ivshm_gone(iv))
+		return -ENODEV;
+	if (ivshm_token_split(&iv->geo, token, &slot, &idx))
+		return -ENOENT;
+	if (slot == iv->slot) {
+		uuid_copy(gid, &ism->gid);
+		return 0;
+	}
+	rcu_read_lock();
+	peer = rcu_dereference(iv->peers[slot]);
+	if (peer) {
+		uuid_copy(gid, &peer->gid);
+		ret = 0;
+	}
+	rcu_read_unlock();
+	return ret;
 }
 
 static u16 ism_ivshm_get_chid(struct ism_dev *ism)
@@ -301,6 +344,8 @@ static int ism_ivshm_signal_event(struct ism_dev *ism, const uuid_t *rgid,
 	};
 	int slot;
 
+	if (ism_ivshm_gone(iv))
+		return -ENODEV;
 	if (uuid_equal(rgid, &ism->gid)) {
 		ev.gid = ism->gid;
 		ism_handle_event(ism, &ev);
@@ -324,4 +369,5 @@ const struct ism_device_ops ism_ivshm_ops = {
 	.signal_event = ism_ivshm_signal_event,
 	.attach_dmb = ism_ivshm_attach_dmb,
 	.detach_dmb = ism_ivshm_detach_dmb,
+	.dmb_owner = ism_ivshm_dmb_owner,
 };

@@ -172,6 +172,41 @@ static void ivshm_signals_hostile(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, memchr_inv(dmbe, 0, r->geo.max_dmbs * 4));
 }
 
+/*
+ * With a DMB count that is not a multiple of 32, the last summary word
+ * has bits for indexes that do not exist, and their dmbe masks would lie
+ * past the signal area, in the event queues: a peer setting those bits
+ * gets nothing delivered and nothing there is read or cleared.
+ */
+static void ivshm_signals_odd_count(struct kunit *test)
+{
+	struct ivshm_test_region *r = test->priv;
+	const u32 dmbs = 40, words = DIV_ROUND_UP(dmbs, 32);
+	struct ivshm_taken t = { };
+	__le32 *summary, *beyond;
+	struct ivshm_geo geo;
+
+	KUNIT_ASSERT_EQ(test, ivshm_geometry(&geo, IVSHM_TEST_SIZE,
+					     IVSHM_TEST_PEERS, dmbs,
+					     IVSHM_TEST_EVQ), 0);
+	ivshm_format(r->mem, &geo);
+	summary = ivshm_data(&geo, r->mem, OWNER, 0) - geo.data_off +
+		  geo.sig_off;
+	/* Where the masks of indexes 40 to 63 would be. */
+	beyond = summary + words + dmbs;
+	memset(beyond, 0x5a, (words * 32 - dmbs) * 4);
+	memset(summary, 0xff, words * 4);
+	KUNIT_EXPECT_EQ(test, ivshm_take_signals(&geo, r->mem, OWNER,
+						 ivshm_test_deliver, &t), 0U);
+	KUNIT_EXPECT_FALSE(test, memchr_inv(beyond, 0x5a,
+					    (words * 32 - dmbs) * 4));
+	/* The last real index still works. */
+	ivshm_signal(&geo, r->mem, OWNER, dmbs - 1, BIT(2));
+	KUNIT_EXPECT_EQ(test, ivshm_take_signals(&geo, r->mem, OWNER,
+						 ivshm_test_deliver, &t), 1U);
+	KUNIT_EXPECT_EQ(test, t.idx[0], dmbs - 1);
+}
+
 static void ivshm_events(struct kunit *test)
 {
 	struct ivshm_test_region *r = test->priv;
@@ -277,6 +312,7 @@ static struct kunit_case ivshm_data_cases[] = {
 	KUNIT_CASE(ivshm_dmb_malformed),
 	KUNIT_CASE(ivshm_signals),
 	KUNIT_CASE(ivshm_signals_hostile),
+	KUNIT_CASE(ivshm_signals_odd_count),
 	KUNIT_CASE(ivshm_events),
 	KUNIT_CASE(ivshm_events_hostile),
 	KUNIT_CASE(ivshm_partition_reset),

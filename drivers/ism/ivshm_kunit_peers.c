@@ -5,8 +5,9 @@
  * ivshmem-plain functions mapping one file, so the two devices are peers
  * of one region as two guests would be: DMBs registered for the other's
  * GID, writes with signals, zero-copy writes through an attachment, an
- * owner's unregistration seen by the writer, software events and, last, a
- * device whose slot another party took. Elsewhere the cases are skipped,
+ * owner's unregistration seen by the writer, software events, the SMC-D
+ * bridge's answer to a write that a peer's descriptor makes fail and,
+ * last, a device whose slot another party took. Elsewhere the cases are skipped,
  * unless ism_ivshm_kunit.need_peers=1 makes that a failure.
  */
 #include <linux/atomic.h>
@@ -14,10 +15,12 @@
 #include <linux/ism.h>
 #include <linux/jiffies.h>
 #include <linux/module.h>
+#include <linux/random.h>
 #include <linux/sizes.h>
 #include <linux/string.h>
 #include <linux/uuid.h>
 
+#include "../../net/smc/ism_smcd.h"
 #include "ism_ivshm.h"
 #include "ivshm_kunit.h"
 
@@ -45,7 +48,16 @@ static struct {
 	uuid_t event_gid;
 	atomic_t swr_events;
 	struct ism_event swr;
+	atomic_t flood_events;
+	unsigned long flood_first;
+	unsigned long flood_last;
+	int flood_before_honest;
+	bool registered;
 } peers;
+
+/* Software event codes of the flood case: the flooding peer's, the other's. */
+#define PEERS_FLOOD_CODE	0x7777
+#define PEERS_HONEST_CODE	0x4343
 
 static int peers_add_dev(struct ism_dev *dev)
 {
@@ -86,7 +98,15 @@ static void peers_handle_event(struct ism_dev *dev,
 	} else if (dev == peers.dev[0] && event->type == ISM_EVT_GID) {
 		peers.event_gid = event->gid;
 		atomic_inc(&peers.gid_events);
+	} else if (dev == peers.dev[0] && event->type == ISM_EVT_SWR &&
+		   event->code == PEERS_FLOOD_CODE) {
+		if (atomic_inc_return(&peers.flood_events) == 1)
+			WRITE_ONCE(peers.flood_first, jiffies);
+		WRITE_ONCE(peers.flood_last, jiffies);
 	} else if (dev == peers.dev[0] && event->type == ISM_EVT_SWR) {
+		if (event->code == PEERS_HONEST_CODE)
+			WRITE_ONCE(peers.flood_before_honest,
+				   atomic_read(&peers.flood_events));
 		peers.swr = *event;
 		atomic_inc(&peers.swr_events);
 	}
@@ -132,7 +152,9 @@ static bool peers_reachable(const void *unused)
 static int peers_init(struct kunit *test)
 {
 	KUNIT_ASSERT_EQ(test, ism_register_client(&peers_client), 0);
+	peers.registered = true;
 	if (!peers.dev[1]) {
+		peers.registered = false;
 		ism_unregister_client(&peers_client);
 		if (!need_peers)
 			kunit_skip(test, "no two virtual ISM devices of one region");
@@ -140,6 +162,7 @@ static int peers_init(struct kunit *test)
 		return -ENODEV;
 	}
 	if (!peers_until(peers_reachable, NULL)) {
+		peers.registered = false;
 		ism_unregister_client(&peers_client);
 		KUNIT_FAIL(test, "the devices never saw each other");
 		return -ETIMEDOUT;
@@ -148,13 +171,15 @@ static int peers_init(struct kunit *test)
 	atomic_set(&peers.dmb_events, 0);
 	atomic_set(&peers.gid_events, 0);
 	atomic_set(&peers.swr_events, 0);
+	atomic_set(&peers.flood_events, 0);
 	return 0;
 }
 
 static void peers_exit(struct kunit *test)
 {
-	if (peers.dev[1])
+	if (peers.registered)
 		ism_unregister_client(&peers_client);
+	peers.registered = false;
 }
 
 /* A DMB on the first device that only @writer may write. */
@@ -293,37 +318,209 @@ static void ivshm_peers_event(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&peers.swr_events), 1);
 }
 
-static bool peers_unreachable(const void *unused)
+/*
+ * The owner rewrites the descriptor of a DMB its peer writes (8 bytes
+ * long now): the device refuses the write, but the writer's SMC-D bridge
+ * tells SMC it went through (SMC 6.1 spins on a failed write), asks the
+ * owner to end its link groups with the writer (a SHUTDOWN for all VLANs)
+ * and ends its own (a GID event into SMC). Nothing is written. A write
+ * whose owner the device cannot name (a slot without a peer) still fails.
+ */
+static void ivshm_peers_smcd_write_refused(struct kunit *test)
 {
-	uuid_t gid0;
+	struct ism_smcd *bridge = ism_get_priv(peers.dev[1], &ism_smcd_client);
+	struct ism_ivshm *iv0 = ism_dev_priv(peers.dev[0]);
+	struct ism_ivshm *iv1 = ism_dev_priv(peers.dev[1]);
+	struct ism_smcd_ev_info info;
+	struct ivshm_dmb_desc desc;
+	struct smcd_dev *smcd;
+	struct ism_dmb dmb;
+	u8 buf[64] = { 3 };
+	u32 empty = 0;
+	uuid_t gid1;
 
-	ism_get_local_gid(peers.dev[0], &gid0);
-	return ism_query_remote_gid(peers.dev[1], &gid0, 0, 0) != 0;
+	KUNIT_ASSERT_NOT_NULL_MSG(test, bridge, "ism_smcd is not loaded");
+	smcd = bridge->smcd;
+	ism_get_local_gid(peers.dev[1], &gid1);
+	peers_register(test, &dmb, peers.dev[1]);
+	desc.token = cpu_to_le64(dmb.token);
+	desc.offset = cpu_to_le32(dmb.cpu_addr -
+				  ivshm_data(&iv0->geo, iv0->region,
+					     iv0->slot, 0));
+	desc.len = cpu_to_le32(8);
+	export_uuid(desc.rgid, &gid1);
+	ivshm_publish_dmb(&iv0->geo, iv0->region, iv0->slot, dmb.idx, &desc);
+
+	KUNIT_EXPECT_EQ(test, ism_move_data(peers.dev[1], dmb.token, 0, true,
+					    0, buf, sizeof(buf)), -EINVAL);
+	KUNIT_EXPECT_EQ(test, smcd->ops->move_data(smcd, dmb.token, 0, true, 0,
+						   buf, sizeof(buf)), 0);
+	KUNIT_EXPECT_FALSE(test, memchr_inv(dmb.cpu_addr, 0, PEERS_DMB_LEN));
+	KUNIT_ASSERT_TRUE(test, peers_until(peers_counted, &peers.swr_events));
+	KUNIT_EXPECT_EQ(test, peers.swr.code, (u32)ISM_SMCD_EV_SHUTDOWN);
+	KUNIT_EXPECT_TRUE(test, uuid_equal(&peers.swr.gid, &gid1));
+	memcpy(&info, &peers.swr.info, sizeof(info));
+	KUNIT_EXPECT_EQ(test, info.vlan_id, (u16)VLAN_VID_MASK);
+	KUNIT_EXPECT_EQ(test, info.code, (u16)ISM_SMCD_EV_REQUEST);
+
+	while (empty == iv0->slot || empty == iv1->slot)
+		empty++;
+	KUNIT_EXPECT_EQ(test, smcd->ops->move_data(smcd,
+						   ivshm_token(empty, 1, get_random_u64()),
+						   0, true, 0, buf, sizeof(buf)),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, atomic_read(&peers.swr_events), 1);
+	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(peers.dev[0], &dmb), 0);
+}
+
+static bool peers_flooded(const void *count)
+{
+	return atomic_read(&peers.flood_events) >= *(const int *)count;
+}
+
+/* A fake peer in a free slot that the first device takes for present. */
+static u32 peers_fake_slot(struct kunit *test, uuid_t *gid)
+{
+	struct ism_ivshm *iv0 = ism_dev_priv(peers.dev[0]);
+	struct ism_ivshm *iv1 = ism_dev_priv(peers.dev[1]);
+	struct ivshm_slot *slot;
+	u32 s = 0;
+
+	while (s == iv0->slot || s == iv1->slot)
+		s++;
+	slot = ivshm_slot(&iv0->geo, iv0->region, s);
+	memset(gid, 0, sizeof(*gid));
+	get_random_bytes(gid->b, 8);
+	gid->b[0] |= 1;
+	export_uuid(slot->gid, gid);
+	slot->doorbell = cpu_to_le32(IVSHM_NO_DOORBELL);
+	slot->heartbeat = cpu_to_le64(1);
+	WRITE_ONCE(slot->state, cpu_to_le32(IVSHM_SLOT_ACTIVE));
+	WRITE_ONCE(slot->cookie, cpu_to_le64(get_random_u64() | 1));
+	return s;
+}
+
+static bool peers_fake_present(const void *gid)
+{
+	return !ism_query_remote_gid(peers.dev[0], gid, 0, 0);
+}
+
+static bool peers_fake_gone(const void *gid)
+{
+	return !peers_fake_present(gid);
 }
 
 /*
- * Another party (a guest that took the slot for free, the host) rewrites
- * the second device's cookie: that device leaves the region, no longer
- * reaching or writing to its peer, and the first reports it gone. The
- * device stays lost: this case runs last.
+ * A peer floods the first device with a full queue of events, then the
+ * other sends one: the receive path takes at most ISM_IVSHM_RX_BUDGET
+ * events from a peer per pass, a jiffy apart while a backlog remains, so
+ * the flood is spread over several jiffies, the other's event does not
+ * wait behind it, and every event arrives exactly once.
+ */
+static void ivshm_peers_event_flood(struct kunit *test)
+{
+	struct ism_ivshm *iv0 = ism_dev_priv(peers.dev[0]);
+	struct ism_event ev = { .type = ISM_EVT_SWR, .code = PEERS_FLOOD_CODE };
+	int n = iv0->geo.evq_len, passes = DIV_ROUND_UP(n, ISM_IVSHM_RX_BUDGET);
+	u64 head;
+	uuid_t fake, gid0;
+	struct ivshm_slot *slot;
+	u32 f;
+	int i;
+
+	ism_get_local_gid(peers.dev[0], &gid0);
+	f = peers_fake_slot(test, &fake);
+	slot = ivshm_slot(&iv0->geo, iv0->region, f);
+	KUNIT_ASSERT_TRUE(test, peers_until(peers_fake_present, &fake));
+	head = ivshm_evq_head(&iv0->geo, iv0->region, f, iv0->slot);
+	for (i = 1; i <= n; i++)
+		ivshm_post_event(&iv0->geo, iv0->region, f, iv0->slot,
+				 head + i, &ev);
+	KUNIT_ASSERT_EQ(test, ism_signal_event(peers.dev[1], &gid0, 1,
+					       PEERS_HONEST_CODE, 0), 0);
+	KUNIT_EXPECT_TRUE(test, peers_until(peers_counted, &peers.swr_events));
+	KUNIT_EXPECT_TRUE(test, peers_until(peers_flooded, &n));
+	msleep(100);
+	KUNIT_EXPECT_EQ(test, atomic_read(&peers.flood_events), n);
+	/* A pass in progress when the flood came may have taken a share. */
+	KUNIT_EXPECT_LE(test, READ_ONCE(peers.flood_before_honest),
+			2 * ISM_IVSHM_RX_BUDGET);
+	KUNIT_EXPECT_GE(test, (long)(READ_ONCE(peers.flood_last) -
+				     READ_ONCE(peers.flood_first)),
+			(long)passes - 2);
+
+	WRITE_ONCE(slot->state, cpu_to_le32(IVSHM_SLOT_FREE));
+	WRITE_ONCE(slot->cookie, 0);
+	KUNIT_EXPECT_TRUE(test, peers_until(peers_fake_gone, &fake));
+	/* Its GID event reaches the client after the peer is dropped. */
+	msleep(100);
+}
+
+static bool peers_left(const void *unused)
+{
+	return !READ_ONCE(peers.dev[1]);
+}
+
+/*
+ * Another party (a newcomer that took the slot of a guest paused past the
+ * peer timeout, or the host) rewrites the second device's cookie and makes
+ * the partition its own. From then on that device writes nothing into the
+ * region: every operation fails with -ENODEV, the DMB it still had is
+ * released without a trace in the partition, no signal is taken and no
+ * heartbeat beaten; it leaves its clients as a removal does, and the
+ * first device reports it gone. The device stays lost: this case runs
+ * last.
  */
 static void ivshm_peers_slot_taken(struct kunit *test)
 {
-	struct ism_ivshm *iv = ism_dev_priv(peers.dev[1]);
+	struct ism_dev *lost = peers.dev[1];
+	struct ism_ivshm *iv = ism_dev_priv(lost);
 	struct ivshm_slot *slot = ivshm_slot(&iv->geo, iv->region, iv->slot);
-	struct ism_dmb dmb;
+	void *part = ivshm_data(&iv->geo, iv->region, iv->slot, 0) -
+		     iv->geo.data_off;
+	struct ism_dmb dmb, own = { .len = PEERS_DMB_LEN }, more;
 	u8 buf[8] = { 9 };
-	uuid_t gid1;
+	uuid_t gid0, gid1, owner;
+	u64 heartbeat;
+	int ret;
 
-	peers_register(test, &dmb, peers.dev[1]);
+	ism_get_local_gid(peers.dev[0], &gid0);
+	ism_get_local_gid(lost, &gid1);
+	peers_register(test, &dmb, lost);
+	own.rgid = gid0;
+	KUNIT_ASSERT_EQ(test, ism_register_dmb(lost, &own, &peers_client), 0);
+	more = own;
+
 	WRITE_ONCE(slot->cookie, cpu_to_le64(iv->cookie + 1));
-	KUNIT_EXPECT_TRUE(test, peers_until(peers_unreachable, NULL));
-	KUNIT_EXPECT_EQ(test, ism_move_data(peers.dev[1], dmb.token, 0, true,
-					    0, buf, sizeof(buf)), -ENOENT);
-	KUNIT_EXPECT_FALSE(test, memchr_inv(dmb.cpu_addr, 0, PEERS_DMB_LEN));
+	memset(part, 0x5a, iv->geo.part_size);
+	heartbeat = le64_to_cpu(READ_ONCE(slot->heartbeat));
+
+	KUNIT_EXPECT_EQ(test, ism_move_data(lost, dmb.token, 0, true, 0, buf,
+					    sizeof(buf)), -ENODEV);
+	KUNIT_EXPECT_EQ(test, ism_move_data(lost, own.token, 0, true, 0, buf,
+					    sizeof(buf)), -ENODEV);
+	KUNIT_EXPECT_EQ(test, ism_signal_event(lost, &gid0, 1, 1, 1), -ENODEV);
+	KUNIT_EXPECT_EQ(test, ism_query_remote_gid(lost, &gid0, 0, 0),
+			-ENODEV);
+	KUNIT_EXPECT_EQ(test, ism_dmb_owner(lost, dmb.token, &owner), -ENODEV);
+	KUNIT_EXPECT_EQ(test, ism_register_dmb(lost, &more, &peers_client),
+			-ENODEV);
+	/* -ENOENT if the device's leave released the DMB first. */
+	ret = ism_unregister_dmb(lost, &own);
+	KUNIT_EXPECT_TRUE(test, ret == -ENODEV || ret == -ENOENT);
+
+	KUNIT_EXPECT_TRUE(test, peers_until(peers_left, NULL));
+	/* Three peer scans (scan_ms=100) and many polls, to write if any did. */
+	msleep(300);
+	KUNIT_EXPECT_FALSE(test, memchr_inv(part, 0x5a, iv->geo.part_size));
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(READ_ONCE(slot->heartbeat)),
+			heartbeat);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(READ_ONCE(slot->cookie)),
+			iv->cookie + 1);
+
 	KUNIT_EXPECT_TRUE(test, peers_until(peers_counted, &peers.gid_events));
-	ism_get_local_gid(peers.dev[1], &gid1);
 	KUNIT_EXPECT_TRUE(test, uuid_equal(&peers.event_gid, &gid1));
+	KUNIT_EXPECT_FALSE(test, memchr_inv(dmb.cpu_addr, 0, PEERS_DMB_LEN));
 	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(peers.dev[0], &dmb), 0);
 }
 
@@ -334,6 +531,8 @@ static struct kunit_case ivshm_peers_cases[] = {
 	KUNIT_CASE(ivshm_peers_attach),
 	KUNIT_CASE(ivshm_peers_unregistered),
 	KUNIT_CASE(ivshm_peers_event),
+	KUNIT_CASE(ivshm_peers_smcd_write_refused),
+	KUNIT_CASE(ivshm_peers_event_flood),
 	KUNIT_CASE(ivshm_peers_slot_taken),
 	{}
 };

@@ -67,6 +67,8 @@ static enum hrtimer_restart ism_ivshm_poll(struct hrtimer *timer)
 	struct ism_ivshm *iv = container_of(timer, struct ism_ivshm, poll);
 
 	ism_ivshm_rx(iv);
+	if (test_bit(ISM_IVSHM_LOST, &iv->flags))
+		return HRTIMER_NORESTART;
 	hrtimer_forward_now(timer, ns_to_ktime(poll_us * NSEC_PER_USEC));
 	return HRTIMER_RESTART;
 }
@@ -211,7 +213,7 @@ static void ism_ivshm_leave(struct ism_ivshm *iv)
 	struct ivshm_slot *slot = ivshm_slot(&iv->geo, iv->region, iv->slot);
 	u64 *cookie = (u64 __force *)&slot->cookie;
 
-	if (iv->lost)
+	if (!ism_ivshm_claim_held(iv))
 		return;
 	WRITE_ONCE(slot->state, cpu_to_le32(IVSHM_SLOT_FREE));
 	/* Inactive before free: a new owner's slot is never taken for ours. */
@@ -309,8 +311,13 @@ static int ism_ivshm_probe(struct pci_dev *pdev,
 	iv->region = region;
 	iv->regs = pcim_iomap_table(pdev)[0];
 	spin_lock_init(&iv->rx_lock);
+	mutex_init(&iv->ev_lock);
+	INIT_DELAYED_WORK(&iv->rx_events, ism_ivshm_rx_events_work);
 	spin_lock_init(&iv->tx_lock);
 	INIT_DELAYED_WORK(&iv->scan, ism_ivshm_scan_work);
+	INIT_WORK(&iv->leave, ism_ivshm_leave_work);
+	ratelimit_state_init(&iv->peer_log, DEFAULT_RATELIMIT_INTERVAL,
+			     DEFAULT_RATELIMIT_BURST);
 	iv->index = ida_alloc(&ism_ivshm_ida, GFP_KERNEL);
 	ret = iv->index;
 	if (ret < 0)
@@ -345,6 +352,10 @@ static int ism_ivshm_probe(struct pci_dev *pdev,
 	ret = ism_dev_register(ism);
 	if (ret)
 		goto stop;
+	set_bit(ISM_IVSHM_REGISTERED, &iv->flags);
+	/* Lost already: the leave work ran before there was a registration. */
+	if (test_bit(ISM_IVSHM_LOST, &iv->flags))
+		queue_work(system_long_wq, &iv->leave);
 	pci_set_drvdata(pdev, iv);
 	schedule_delayed_work(&iv->scan, 0);
 	if (iv->doorbell == IVSHM_NO_DOORBELL)
@@ -367,6 +378,8 @@ stop:
 leave:
 	ism_ivshm_leave(iv);
 put:
+	cancel_delayed_work_sync(&iv->rx_events);
+	cancel_work_sync(&iv->leave);
 	ism_ivshm_dmbs_destroy(iv);
 	if (iv->index >= 0)
 		ida_free(&ism_ivshm_ida, iv->index);
@@ -379,10 +392,16 @@ static void ism_ivshm_remove(struct pci_dev *pdev)
 	struct ism_ivshm *iv = pci_get_drvdata(pdev);
 	struct ism_dev *ism = iv->ism;
 
-	/* The clients may wait for their peers to close: keep receiving. */
-	ism_dev_unregister(ism);
+	/*
+	 * The clients may wait for their peers to close: keep receiving. A
+	 * lost device left its clients already, or is leaving them.
+	 */
+	if (test_and_clear_bit(ISM_IVSHM_REGISTERED, &iv->flags))
+		ism_dev_unregister(ism);
 	cancel_delayed_work_sync(&iv->scan);
 	ism_ivshm_stop_rx(iv);
+	cancel_delayed_work_sync(&iv->rx_events);
+	flush_work(&iv->leave);
 	ism_ivshm_leave(iv);
 	ism_ivshm_drop_peers(iv);
 	ism_ivshm_dmbs_destroy(iv);

@@ -17,10 +17,18 @@
  * for its own claim drops the sender in its next scan: both sides end
  * what they had, and meet again as new peers.
  *
- * The receive path (the MSI-X interrupt in doorbell mode, the poll timer
- * in plain mode, both in hard-irq context, and the peer scan) takes the
- * signals peers set in this guest's signal area, and the events in the
- * queues present peers keep for it.
+ * The receive path (ivshm_rx.c) takes the signals peers set in this
+ * guest's signal area, and the events in the queues present peers keep
+ * for it.
+ *
+ * A guest that finds its claim of its slot taken (a newcomer took the
+ * slot of a guest paused past peer_timeout_ms, or the host rewrote the
+ * cookie) is lost: the slot and its partition are another party's now.
+ * Every path that writes into the region checks the claim first
+ * (ism_ivshm_gone()), so from then on the guest writes nothing more there,
+ * and its device leaves its clients as a removal does. Only a write that
+ * passed the check before the claim was taken can still land: one per
+ * operation in flight, as no lock spans guests.
  */
 #include <linux/bitops.h>
 #include <linux/io.h>
@@ -29,6 +37,46 @@
 #include <linux/slab.h>
 
 #include "ism_ivshm.h"
+
+/* Whether the slot still carries this guest's claim. Any context. */
+bool ism_ivshm_claim_held(struct ism_ivshm *iv)
+{
+	struct ivshm_slot *own = ivshm_slot(&iv->geo, iv->region, iv->slot);
+
+	return !test_bit(ISM_IVSHM_LOST, &iv->flags) &&
+	       le64_to_cpu(READ_ONCE(own->cookie)) == iv->cookie;
+}
+
+/*
+ * Whether this guest lost its slot: checked, and the device's leave
+ * begun, on first sight. Any context, once the device is registered.
+ */
+bool ism_ivshm_gone(struct ism_ivshm *iv)
+{
+	if (ism_ivshm_claim_held(iv))
+		return false;
+	if (!test_and_set_bit(ISM_IVSHM_LOST, &iv->flags)) {
+		dev_err(&iv->pdev->dev,
+			"slot %u was taken by another party: leaving the region\n",
+			iv->slot);
+		/* Unregistering waits for SMC's users to close their sockets. */
+		queue_work(system_long_wq, &iv->leave);
+	}
+	return true;
+}
+
+/*
+ * Process context. The device leaves its clients as in a removal; it
+ * stays bound, inert, until the driver is unbound from the function
+ * (binding it again makes a fresh claim, as a new peer).
+ */
+void ism_ivshm_leave_work(struct work_struct *work)
+{
+	struct ism_ivshm *iv = container_of(work, struct ism_ivshm, leave);
+
+	if (test_and_clear_bit(ISM_IVSHM_REGISTERED, &iv->flags))
+		ism_dev_unregister(iv->ism);
+}
 
 /* Any context. Doorbells to a peer without interrupts are not rung. */
 void ism_ivshm_ring(struct ism_ivshm *iv, u32 doorbell)
@@ -40,8 +88,8 @@ void ism_ivshm_ring(struct ism_ivshm *iv, u32 doorbell)
 
 /*
  * Post @ev into this guest's queue for slot @receiver and, if @ring and
- * the slot holds a present peer, ring its doorbell. Process or softirq
- * context.
+ * the slot holds a present peer, ring its doorbell; nothing once this
+ * guest is lost. Process or softirq context.
  */
 void ism_ivshm_post(struct ism_ivshm *iv, u32 receiver,
 		    const struct ism_event *ev, bool ring)
@@ -49,6 +97,8 @@ void ism_ivshm_post(struct ism_ivshm *iv, u32 receiver,
 	struct ism_ivshm_peer *peer;
 	unsigned long flags;
 
+	if (ism_ivshm_gone(iv))
+		return;
 	spin_lock_irqsave(&iv->tx_lock, flags);
 	ivshm_post_event(&iv->geo, iv->region, iv->slot, receiver,
 			 ++iv->ev_sent[receiver], ev);
@@ -79,83 +129,6 @@ int ism_ivshm_peer_slot(struct ism_ivshm *iv, const uuid_t *gid)
 	return -EHOSTUNREACH;
 }
 
-/* ivshm_take_signals() found bits for @idx: deliver them if it is ours. */
-static void ism_ivshm_deliver(void *ctx, u32 idx, u16 mask)
-{
-	struct ism_ivshm *iv = ctx;
-	bool live;
-
-	spin_lock(&iv->dmb_lock);
-	live = iv->dmbs[idx].live;
-	spin_unlock(&iv->dmb_lock);
-	if (live)
-		ism_handle_irq(iv->ism, idx, mask);
-}
-
-/* Caller holds rx_lock and rcu_read_lock(). */
-static void ism_ivshm_rx_events(struct ism_ivshm *iv, u32 sender,
-				const struct ism_ivshm_peer *peer)
-{
-	const struct ivshm_geo *geo = &iv->geo;
-	u64 head = ivshm_evq_head(geo, iv->region, sender, iv->slot);
-	u64 seen = iv->ev_seen[sender];
-	struct ism_event ev;
-	int ret;
-
-	if (head == seen)
-		return;
-	if (head < seen || head - seen > geo->evq_len) {
-		/* Went back (not an honest peer) or overran: skip ahead. */
-		dev_warn_ratelimited(&iv->pdev->dev,
-				     "events from slot %u lost (%llu to %llu)\n",
-				     sender, seen, head);
-		seen = head < seen ? head : head - geo->evq_len;
-	}
-	while (seen < head) {
-		ret = ivshm_read_event(geo, iv->region, sender, iv->slot,
-				       seen + 1, &ev);
-		if (ret == -EAGAIN)
-			break;
-		seen++;
-		if (ret) {
-			dev_warn_ratelimited(&iv->pdev->dev,
-					     "malformed event from slot %u\n",
-					     sender);
-			continue;
-		}
-		if (ev.type == IVSHM_EVT_FENCE) {
-			/* For this claim of the slot, not an earlier one. */
-			if (ev.info == iv->cookie)
-				set_bit(sender, iv->fenced);
-			continue;
-		}
-		ev.time = 0;
-		ev.gid = peer->gid;
-		ism_handle_event(iv->ism, &ev);
-	}
-	iv->ev_seen[sender] = seen;
-}
-
-/* Any context. */
-void ism_ivshm_rx(struct ism_ivshm *iv)
-{
-	struct ism_ivshm_peer *peer;
-	unsigned long flags;
-	u32 s;
-
-	spin_lock_irqsave(&iv->rx_lock, flags);
-	ivshm_take_signals(&iv->geo, iv->region, iv->slot, ism_ivshm_deliver,
-			   iv);
-	rcu_read_lock();
-	for (s = 0; s < iv->geo.max_peers; s++) {
-		peer = rcu_dereference(iv->peers[s]);
-		if (peer)
-			ism_ivshm_rx_events(iv, s, peer);
-	}
-	rcu_read_unlock();
-	spin_unlock_irqrestore(&iv->rx_lock, flags);
-}
-
 /* Peer scan only. */
 static void ism_ivshm_peer_gone(struct ism_ivshm *iv, u32 s)
 {
@@ -167,8 +140,8 @@ static void ism_ivshm_peer_gone(struct ism_ivshm *iv, u32 s)
 		return;
 	RCU_INIT_POINTER(iv->peers[s], NULL);
 	ev.gid = peer->gid;
-	dev_info(&iv->pdev->dev, "peer %pUb in slot %u is gone\n", &peer->gid,
-		 s);
+	ism_ivshm_peer_log(iv, KERN_INFO, "peer %pUb in slot %u is gone\n",
+			   &peer->gid, s);
 	kfree_rcu(peer, rcu);
 	ism_handle_event(iv->ism, &ev);
 }
@@ -178,7 +151,6 @@ static void ism_ivshm_peer_new(struct ism_ivshm *iv, u32 s,
 			       const struct ivshm_slot_view *view)
 {
 	struct ism_ivshm_peer *peer;
-	unsigned long flags;
 
 	peer = kzalloc(sizeof(*peer), GFP_KERNEL);
 	if (!peer)
@@ -187,12 +159,13 @@ static void ism_ivshm_peer_new(struct ism_ivshm *iv, u32 s,
 	peer->gid = view->gid;
 	peer->doorbell = view->doorbell;
 	/* Events queued before this guest saw the peer are not for it. */
-	spin_lock_irqsave(&iv->rx_lock, flags);
-	iv->ev_seen[s] = ivshm_evq_head(&iv->geo, iv->region, s, iv->slot);
-	spin_unlock_irqrestore(&iv->rx_lock, flags);
+	mutex_lock(&iv->ev_lock);
+	WRITE_ONCE(iv->ev_seen[s],
+		   ivshm_evq_head(&iv->geo, iv->region, s, iv->slot));
+	mutex_unlock(&iv->ev_lock);
 	rcu_assign_pointer(iv->peers[s], peer);
-	dev_info(&iv->pdev->dev, "peer %pUb joined in slot %u\n", &peer->gid,
-		 s);
+	ism_ivshm_peer_log(iv, KERN_INFO, "peer %pUb joined in slot %u\n",
+			   &peer->gid, s);
 }
 
 /*
@@ -219,19 +192,19 @@ static void ism_ivshm_scan_slot(struct ism_ivshm *iv, u32 s)
 	struct ivshm_slot_view view;
 
 	if (ivshm_read_slot(&iv->geo, iv->region, s, &view)) {
-		dev_warn_ratelimited(&iv->pdev->dev,
-				     "slot %u is malformed\n", s);
+		ism_ivshm_peer_log(iv, KERN_WARNING, "slot %u is malformed\n",
+				   s);
 		view.cookie = 0;
 	}
-	if (iv->lost || !view.cookie || view.state != IVSHM_SLOT_ACTIVE) {
+	if (!view.cookie || view.state != IVSHM_SLOT_ACTIVE) {
 		ism_ivshm_peer_gone(iv, s);
 		w->cookie = 0;
 		return;
 	}
 	if (fenced && peer) {
-		dev_info(&iv->pdev->dev,
-			 "slot %u took this guest for gone: ending all with it too\n",
-			 s);
+		ism_ivshm_peer_log(iv, KERN_INFO,
+				   "slot %u took this guest for gone: ending all with it too\n",
+				   s);
 		ism_ivshm_peer_gone(iv, s);
 		peer = NULL;
 	}
@@ -248,9 +221,9 @@ static void ism_ivshm_scan_slot(struct ism_ivshm *iv, u32 s)
 		w->stale = false;
 	} else if (!w->stale && time_after(jiffies, w->since + timeout)) {
 		w->stale = true;
-		dev_info(&iv->pdev->dev,
-			 "slot %u: no heartbeat for %u ms\n", s,
-			 ism_ivshm_peer_timeout_ms);
+		ism_ivshm_peer_log(iv, KERN_INFO,
+				   "slot %u: no heartbeat for %u ms\n", s,
+				   ism_ivshm_peer_timeout_ms);
 		if (peer)
 			ism_ivshm_fence(iv, s, view.cookie);
 	}
@@ -267,14 +240,13 @@ void ism_ivshm_scan_work(struct work_struct *work)
 	struct ivshm_slot *own = ivshm_slot(&iv->geo, iv->region, iv->slot);
 	u32 s;
 
-	if (!iv->lost && le64_to_cpu(READ_ONCE(own->cookie)) != iv->cookie) {
-		iv->lost = true;
-		dev_err(&iv->pdev->dev,
-			"slot %u was taken by another party: leaving the region\n",
-			iv->slot);
+	/* Lost: the peers are dropped for the clients, and the scan ends. */
+	if (ism_ivshm_gone(iv)) {
+		for (s = 0; s < iv->geo.max_peers; s++)
+			ism_ivshm_peer_gone(iv, s);
+		return;
 	}
-	if (!iv->lost)
-		WRITE_ONCE(own->heartbeat, cpu_to_le64(++iv->heartbeat));
+	WRITE_ONCE(own->heartbeat, cpu_to_le64(++iv->heartbeat));
 	for (s = 0; s < iv->geo.max_peers; s++)
 		if (s != iv->slot)
 			ism_ivshm_scan_slot(iv, s);
