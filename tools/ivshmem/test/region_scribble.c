@@ -5,33 +5,24 @@
  * read from it with random and boundary values: the header, the peer
  * table, and the metadata at the start of every partition (DMB
  * descriptors, signal area, event queues). It learns where those are
- * from the header as the layout documents it
- * (Documentation/networking/ism-ivshm.rst), read before it starts writing.
+ * from the header (region_map.h), read before it starts writing.
+ * region_attack makes the aimed attacks.
  *
  *   region_scribble [-s SECONDS] [-r WRITES-PER-SECOND] [-S SEED] FILE
  *
  * Prints how many values it wrote where; exits 1 on a usage or I/O error.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "region_map.h"
+
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
-/* Where the header keeps what the scribbler needs (little-endian). */
-#define HDR_MAX_PEERS	12
-#define HDR_PART_OFF	32
-#define HDR_PART_SIZE	40
-#define HDR_LEN		64
-#define SLOTS_OFF	4096
-#define SLOT_LEN	64
 /* Every partition's metadata lies within its first 64 KiB here. */
 #define META_LEN	65536
 
@@ -53,16 +44,6 @@ static uint64_t rnd(void)
 	return (uint64_t)random() << 33 ^ (uint64_t)random() << 11 ^ random();
 }
 
-static uint64_t le64(const unsigned char *p)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
 static void print_usage(void)
 {
 	fputs("usage: region_scribble [-s SECONDS] [-r WRITES-PER-SECOND] [-S SEED] FILE\n",
@@ -74,13 +55,12 @@ int main(int argc, char **argv)
 {
 	unsigned long secs = 10, rate = 20000, seed = time(NULL), i, n;
 	struct area areas[2 + 64];
-	uint64_t peers, part_off, part_size, v;
 	unsigned int nareas = 0, a;
 	struct timespec gap;
-	unsigned char *mem;
-	struct stat st;
+	struct region r;
 	time_t end;
-	int fd, opt;
+	uint64_t v;
+	int opt;
 
 	while ((opt = getopt(argc, argv, "s:r:S:")) != -1) {
 		switch (opt) {
@@ -100,40 +80,19 @@ int main(int argc, char **argv)
 	if (optind != argc - 1 || !rate || rate > 1000000)
 		print_usage();
 	srandom(seed);
-	fd = open(argv[optind], O_RDWR);
-	if (fd < 0 || fstat(fd, &st)) {
-		perror(argv[optind]);
+	if (region_open(&r, argv[optind]))
 		return 1;
-	}
-	if (st.st_size < SLOTS_OFF + SLOT_LEN) {
-		fprintf(stderr, "%s: too small for a region\n", argv[optind]);
-		return 1;
-	}
-	mem = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (mem == MAP_FAILED) {
-		perror("mmap");
-		return 1;
-	}
-	peers = le64(mem + HDR_MAX_PEERS - 4) >> 32;
-	part_off = le64(mem + HDR_PART_OFF);
-	part_size = le64(mem + HDR_PART_SIZE);
-	if (peers < 8 || peers > 64 || part_off > (uint64_t)st.st_size ||
-	    !part_size || part_size > (uint64_t)st.st_size ||
-	    part_off + peers * part_size > (uint64_t)st.st_size) {
-		fprintf(stderr, "%s: no virtual ISM header to aim by\n",
-			argv[optind]);
-		return 1;
-	}
 	memset(areas, 0, sizeof(areas));
-	areas[nareas++] = (struct area){ .name = "header", .len = HDR_LEN };
+	areas[nareas++] = (struct area){ .name = "header",
+					 .len = REGION_HDR_LEN };
 	areas[nareas++] = (struct area){ .name = "peer table",
-					 .off = SLOTS_OFF,
-					 .len = peers * SLOT_LEN };
-	for (i = 0; i < peers; i++)
+					 .off = REGION_SLOTS_OFF,
+					 .len = r.peers * REGION_SLOT_LEN };
+	for (i = 0; i < r.peers; i++)
 		areas[nareas++] = (struct area){
 			.name = "partition metadata",
-			.off = part_off + i * part_size,
-			.len = part_size < META_LEN ? part_size : META_LEN,
+			.off = r.part_off + i * r.part_size,
+			.len = r.part_size < META_LEN ? r.part_size : META_LEN,
 		};
 
 	/* A pause every 64 writes. */
@@ -145,7 +104,7 @@ int main(int argc, char **argv)
 		uint64_t off = ar->off + (rnd() % (ar->len / 8)) * 8;
 
 		v = rnd() % 2 ? rnd() : boundary[rnd() % ARRAY_SIZE(boundary)];
-		memcpy(mem + off, &v, sizeof(v));
+		memcpy(r.mem + off, &v, sizeof(v));
 		ar->writes++;
 		if (n % 64 == 0)
 			nanosleep(&gap, NULL);

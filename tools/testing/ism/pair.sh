@@ -10,8 +10,12 @@
 # endless transfer its QEMU is killed, and a restarted b (role b2) must
 # rejoin the region and talk to a. During one of its transfers b2 is
 # paused for 8 s (its QEMU stopped), past the peer timeout of 3 s: both
-# ends must end that transfer. Then, while a and b2 run traffic,
-# test/region_scribble overwrites the region's metadata for 15 s. The
+# ends must end that transfer. Then test/region_attack makes its aimed
+# attacks as b2 (or a) announces each: every live DMB descriptor
+# rewritten during a transfer, fake peers coming and going in the free
+# slots for 6 s, a flood of events into a's queues for 12 s, b2's claim
+# of its slot taken. Last, while a and b2 run traffic,
+# test/region_scribble overwrites the region's metadata for 8 s. The
 # console logs of a and b2 are judged like the debug VM's (parse-log.py),
 # b's only for kernel reports.
 set -u
@@ -61,9 +65,28 @@ guest b2 1 &
 b2_pid=$!
 wait_line "$logs/b2.log" 'pair: the pause begins' $b2_pid &&
 	sleep 3 && region_pause b2 8
-if wait_line "$logs/b2.log" 'pair: the hostile phase begins' $b2_pid; then
+# attack ARGS...: region_attack on the region, its line on stderr
+attack() {
 	# shellcheck disable=SC2154 # region: set by region_start
-	"$ISM_ROOT/tools/ivshmem/test/region_scribble" -s 15 "$region" \
+	"$ISM_ROOT/tools/ivshmem/test/region_attack" "$@" "$region" \
+		>>"$logs/attack.log" 2>&1
+	tail -n 1 "$logs/attack.log" >&2
+}
+: >"$logs/attack.log"
+wait_line "$logs/b2.log" 'pair: attack desc begins' $b2_pid &&
+	sleep 2 && attack desc
+wait_line "$logs/b2.log" 'pair: attack flap begins' $b2_pid &&
+	attack flap -s 6
+if wait_line "$logs/a.log" 'pair: attack flood on slot' $a_pid; then
+	attack flood -s 12 "$(sed -n 's/.*pair: attack flood on slot \([0-9]*\).*/\1/p' \
+		"$logs/a.log" | head -n 1)"
+fi
+if wait_line "$logs/b2.log" 'pair: attack cookie on slot' $b2_pid; then
+	attack cookie "$(sed -n 's/.*pair: attack cookie on slot \([0-9]*\).*/\1/p' \
+		"$logs/b2.log" | head -n 1)"
+fi
+if wait_line "$logs/b2.log" 'pair: the hostile phase begins' $b2_pid; then
+	"$ISM_ROOT/tools/ivshmem/test/region_scribble" -s 8 "$region" \
 		>"$logs/scribble.log" 2>&1
 	tail -n 1 "$logs/scribble.log" >&2
 fi

@@ -12,14 +12,25 @@
 #   b2  10.77.0.2 again, a restarted b rejoining the region; the host
 #       pauses it (stops its QEMU) during a transfer for longer than the
 #       peer timeout, after which both ends must have ended that
-#       transfer and talk again; then it announces the hostile phase, in
-#       which the host scribbles over the region's metadata
-#       (region_scribble) while a and b2 run traffic
+#       transfer and talk again; then it announces the host's aimed
+#       attacks (test/region_attack) one by one: every live DMB
+#       descriptor rewritten during a transfer (the transfer ends on
+#       both ends, with an error, and SMC-D works again after), fake
+#       peers coming and going in the free slots (the logs stay within
+#       budget, traffic goes on), a flood of events from a fake peer
+#       into a's queues (a takes a bounded share, traffic goes on: its
+#       throughput against that of the same transfer unflooded is
+#       printed), b2's claim taken (b2 writes nothing
+#       more into the region and leaves it; its connections fall back to
+#       TCP); last the hostile phase, in which the host scribbles over
+#       the region's metadata (region_scribble) while a and b2 run
+#       traffic
 # Every check is made on both ends: SMC-D on the virtual ISM device, not
 # TCP; data intact (smc_xfer checksums every connection), also when read
 # with splice(), which maps the DMB's pages (virt_to_page()). In the hostile
 # phase transfers may fail; the guests must report the damage and live
-# on (the host judges their logs for kernel reports).
+# on. The host judges both logs for kernel reports of any kind (soft
+# lockups, RCU stalls and hung tasks included).
 ISM_LIB=$(cd "$(dirname "$0")/../lib" && pwd)
 . "$ISM_LIB/ktap.sh"
 . "$ISM_LIB/smc.sh"
@@ -69,6 +80,42 @@ doorbell_check() {
 	check "the peer's doorbells interrupted this guest" doorbells_rang
 }
 
+# peer_lines: the driver's log lines about slots, which peers can trigger
+peer_lines() {
+	drvlog | grep -c 'slot '
+}
+
+# within_budget BEFORE: since BEFORE (peer_lines), the driver logged at
+# most 30 lines about slots: its budget is 10 in 5 s
+within_budget() {
+	_n=$(($(peer_lines) - $1))
+	echo "# $_n lines about slots"
+	[ "$_n" -le 30 ]
+}
+
+# dev_events: the events the device handed its clients so far
+dev_events() {
+	ismctl -j stats show dev "$dev" | sed -n 's/.*"events":\([0-9]*\).*/\1/p'
+}
+
+# uptime_s: seconds since boot
+uptime_s() {
+	cut -d. -f1 /proc/uptime
+}
+
+# flood_bounded EVENTS SECONDS: at most the receive path's budget (16
+# events a pass, a pass a jiffy at HZ=250) of a flooding peer, plus the
+# honest traffic's few, went to the clients
+flood_bounded() {
+	echo "# flood: $1 events in $2 s handed to the clients"
+	[ "$1" -le $((4000 * ($2 + 1))) ]
+}
+
+# mbps FILE: the MB/s of smc_xfer's summary line in FILE
+mbps() {
+	sed -n 's/.* MB\/s=\([0-9.]*\).*/\1/p' "$1" | tail -n 1
+}
+
 # server PORT ARGS...: an smc_xfer server on PORT, output in /tmp/s.PORT
 xfer_server() {
 	smc_xfer server -p "$@" >"/tmp/s.$1" 2>&1
@@ -115,9 +162,45 @@ a)
 	server 5208 -n 1
 	check "SMC-D with the peer after its pause" \
 		grep -q 'server conns=1 ok=1' /tmp/s.5208
-	# Serves b2's hostile-phase connections (25 s of them) until it is
+	# The host rewrites every live DMB descriptor during this one.
+	deadline 120 xfer_server 5209 -n 1 -t 600
+	check "descriptors rewritten: this end's transfer ends" \
+		grep -q 'server conns=1 ok=0 failed=1 ' /tmp/s.5209
+	server 5210 -n 1 &
+	s10=$!
+	wait_listen /tmp/s.5210
+	check "SMC-D again after the descriptor attack" both_smcd 5210
+	wait $s10
+	check "8M each way after the descriptor attack" \
+		grep -q 'server conns=1 ok=1' /tmp/s.5210
+	# Fake peers come and go in the free slots meanwhile.
+	n0=$(peer_lines)
+	server 5211 -n 4
+	check "fake peers flapping: 4 connections intact" \
+		grep -q 'server conns=4 ok=4' /tmp/s.5211
+	sleep 2
+	check "fake peers flapping: the log within budget" within_budget "$n0"
+	# The same transfer twice, the second while a fake peer floods this
+	# guest with events (TESTLINK requests, which SMC answers).
+	server 5213 -n 1
+	check "SMC-D before the flood: 32M each way" \
+		grep -q 'server conns=1 ok=1' /tmp/s.5213
+	slot=$(drvlog | sed -n 's/.*, slot \([0-9]*\) of .*/\1/p' | head -n 1)
+	e0=$(dev_events) t0=$(uptime_s)
+	echo "# pair: attack flood on slot $slot begins"
+	server 5214 -n 1
+	e1=$(dev_events) t1=$(uptime_s)
+	check "flooded: 32M each way intact" \
+		grep -q 'server conns=1 ok=1' /tmp/s.5214
+	check "flooded: the receive path took a bounded share" \
+		flood_bounded $((e1 - e0)) $((t1 - t0))
+	# b2 loses its slot and comes over TCP.
+	server 5212 -n 1
+	check "a guest that lost its slot: its connection works (TCP)" \
+		grep -q 'server conns=1 ok=1' /tmp/s.5212
+	# Serves b2's hostile-phase connections (12 s of them) until it is
 	# killed: what they get does not matter, only that nothing breaks.
-	timeout 45 smc_xfer server -p 5205 -n 0 -t 10 >/tmp/s.5205 2>&1
+	timeout 30 smc_xfer server -p 5205 -n 0 -t 10 >/tmp/s.5205 2>&1
 	tail -n 3 /tmp/s.5205 | sed 's/^/# hostile phase: /'
 	;;
 b)
@@ -155,11 +238,53 @@ b2)
 		logged 'took this guest for gone'
 	check "SMC-D with the peer after the pause" \
 		deadline 240 client -p 5208 -b 1M --bidir
+	# The host rewrites every live DMB descriptor: each end's writes are
+	# refused, and the bridge ends the connections with an error rather
+	# than hand SMC the refusal (on which a reader would spin).
+	deadline 120 client -p 5209 -b 1024G --bidir -t 600 &
+	c9=$!
+	check "SMC-D before the descriptor attack" both_smcd 5209
+	echo "# pair: attack desc begins"
+	wait $c9
+	# 1: smc_xfer saw the connection fail; 124: it hung till the deadline
+	check "descriptors rewritten: this end's transfer ends" [ $? = 1 ]
+	check "the bridge ended the connections with the peer" \
+		sh -c "dmesg | grep -q 'ism_smcd: a write to a DMB of .* failed'"
+	deadline 240 client -p 5210 -b 8M --bidir --hold 5 &
+	c10=$!
+	check "SMC-D again after the descriptor attack" both_smcd 5210
+	wait $c10
+	check "8M each way after the descriptor attack" \
+		grep -q 'client conns=1 ok=1' /tmp/c.out
+	n0=$(peer_lines)
+	echo "# pair: attack flap begins"
+	check "fake peers flapping: 4 connections intact" \
+		deadline 240 client -p 5211 -c 4 -b 4M --bidir --hold 8
+	sleep 2
+	check "fake peers flapping: the log within budget" within_budget "$n0"
+	check "SMC-D before the flood: 32M each way" \
+		deadline 240 client -p 5213 -b 32M --bidir
+	before=$(mbps /tmp/c.out)
+	# The host floods a meanwhile (it starts once a announces it).
+	sleep 3
+	check "flooded: 32M each way intact" \
+		deadline 240 client -p 5214 -b 32M --bidir
+	echo "# flood: SMC-D $(mbps /tmp/c.out) MB/s flooded, $before MB/s before"
+	# The host takes this guest's claim of its slot, as a newcomer would.
+	slot=$(drvlog | sed -n 's/.*, slot \([0-9]*\) of .*/\1/p' | tail -n 1)
+	echo "# pair: attack cookie on slot $slot"
+	check "slot taken: the driver leaves the region" \
+		wait_for 30 logged 'taken by another party'
+	check "the lost device leaves the ISM layer" \
+		wait_for 60 sh -c "! ismctl dev | grep -q $dev"
+	check "and SMC-D" sh -c "! smc_info dev | grep -q $dev"
+	check "a connection without the device works (TCP)" \
+		deadline 240 client -p 5212 -b 1M --bidir
 	# New connections all along (handshakes, DMBs registered and
 	# unregistered, data), small ones: those that fall back to TCP
 	# must not flood the emulated network.
 	echo "# pair: the hostile phase begins"
-	end=$(($(date +%s) + 25))
+	end=$(($(date +%s) + 12))
 	while [ "$(date +%s)" -lt $end ]; do
 		smc_xfer client -a $peer -p 5205 -c 4 -b 1M --bidir -t 10 2>&1 |
 			tail -n 1 | sed 's/^/# hostile phase: /'
@@ -168,8 +293,8 @@ b2)
 esac
 if [ "$role" != b ]; then
 	drvlog | tail -n 20 | sed 's/^/# /'
-	check "the device is still listed after the hostile phase" \
-		sh -c "ismctl dev | grep -q $dev"
+	check "ismctl still answers after the hostile phase" \
+		sh -c "ismctl dev >/dev/null"
 	check "the driver reported the damage" \
 		logged 'malformed|taken by another'
 fi
