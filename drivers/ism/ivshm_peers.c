@@ -49,7 +49,8 @@ bool ism_ivshm_claim_held(struct ism_ivshm *iv)
 
 /*
  * Whether this guest lost its slot: checked, and the device's leave
- * begun, on first sight. Any context, once the device is registered.
+ * begun, on first sight. Any context. Before the device is registered
+ * the leave does nothing; probe queues it again once it is.
  */
 bool ism_ivshm_gone(struct ism_ivshm *iv)
 {

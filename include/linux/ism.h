@@ -205,8 +205,9 @@ struct device *ism_dev_device(struct ism_dev *dev);
  *	far as the token tells it, whether or not the DMB exists (-ENOENT if
  *	it names no present peer). Devices whose peers need not be trusted
  *	(the virtual ISM device) set it, so that a client can end what it
- *	has with a peer whose DMB refused a write. Any context but hard irq;
- *	must not sleep.
+ *	has with a peer whose DMB refused a write; such a device reports
+ *	every peer that goes away with an %ISM_EVT_GID event. Any context
+ *	but hard irq; must not sleep.
  *
  * The core copies the driver's const template into each &struct ism_dev,
  * so the data path is one indirect call with no extra dereference.

@@ -54,8 +54,9 @@ EXPORT_SYMBOL_NS_GPL(ism_query_remote_gid, ISM);
  *
  * Return: 0; -EINVAL for a NULL argument; -EOPNOTSUPP if the device cannot
  * tell (its peers are trusted, or it has only itself); -ENOENT if @token
- * names no peer present now; -ENODEV if the device is leaving; or the
- * device's error.
+ * names no peer present now (one that went away was reported to the
+ * clients with an %ISM_EVT_GID event); -ENODEV if the device is leaving;
+ * or the device's error.
  */
 int ism_dmb_owner(struct ism_dev *dev, u64 token, uuid_t *gid)
 {

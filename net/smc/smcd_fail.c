@@ -53,12 +53,18 @@ int ism_smcd_write_failed(struct ism_smcd *bridge, u64 token, int err)
 {
 	struct smcd_event ev = { .type = ISM_EVENT_GID };
 	uuid_t owner;
+	int ret;
 
-	/* ism_dmb_owner()'s -ENODEV: the device unregisters, SMC ends all. */
+	/* The device is leaving: its removal ends every connection on it. */
 	if (err == -ENODEV)
 		return 0;
-	if (ism_dmb_owner(bridge->ism, token, &owner) ||
-	    uuid_equal(&owner, &bridge->gid))
+	ret = ism_dmb_owner(bridge->ism, token, &owner);
+	/* The owner is gone, and the device reported it (a GID event), or
+	 * the device is leaving: SMC is ending those link groups already.
+	 */
+	if (ret == -ENOENT || ret == -ENODEV)
+		return 0;
+	if (ret || uuid_equal(&owner, &bridge->gid))
 		return err;
 	dev_warn_ratelimited(ism_dev_device(bridge->ism),
 			     "ism_smcd: a write to a DMB of %pUb failed (%d): ending the connections with it\n",
