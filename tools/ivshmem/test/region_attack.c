@@ -24,6 +24,16 @@
  *	the slot is freed after. The guest's receive path must take a bounded
  *	share of the flood, and its traffic must go on.
  *
+ *   region_attack storm [-s SECONDS] FILE
+ *	Every summary bit and every dmbe mask of every partition set, each
+ *	millisecond, then every event queue's head rewritten with random and
+ *	boundary values, each 10 ms, SECONDS (default 5) each. Spurious
+ *	signals and lost events: the traffic under way must go on intact.
+ *   region_attack shutdown FILE
+ *	SMC's SHUTDOWN event, spoofed in the queue of every claimed slot for
+ *	every other: the connections between them end, on both ends, with
+ *	an error; new ones must work.
+ *
  * Prints what it did; exits 1 on a usage or I/O error.
  */
 #include <stdint.h>
@@ -45,7 +55,9 @@ static void print_usage(void)
 	fputs("usage: region_attack desc FILE\n"
 	      "       region_attack flap [-s SECONDS] FILE\n"
 	      "       region_attack cookie SLOT FILE\n"
-	      "       region_attack flood [-s SECONDS] [-r EVENTS-PER-SECOND] SLOT FILE\n",
+	      "       region_attack flood [-s SECONDS] [-r EVENTS-PER-SECOND] SLOT FILE\n"
+	      "       region_attack storm [-s SECONDS] FILE\n"
+	      "       region_attack shutdown FILE\n",
 	      stderr);
 	exit(1);
 }
@@ -114,15 +126,98 @@ static int attack_flap(const struct region *r, unsigned long secs)
 /* SMC 6.1's TESTLINK request: code 0x83, request 1 in the info's top u16. */
 #define TESTLINK_CODE	0x83
 #define TESTLINK_INFO	(1ULL << 48)
+/* SMC 6.1's SHUTDOWN request for all VLANs (0xfff in bits 32 to 47). */
+#define SHUTDOWN_CODE	0x80
+#define SHUTDOWN_INFO	(1ULL << 48 | 0xfffULL << 32)
+
+/* Post an event as the next entry of queue @q. */
+static void post_event(const struct region *r, unsigned char *q,
+		       uint32_t code, uint64_t info)
+{
+	uint64_t head = region_le64(q) + 1;
+	unsigned char *e = q + EVQ_HEAD_LEN +
+			   (head - 1) % r->evq_len * EVQ_ENTRY_LEN;
+
+	region_put_le32(e + EVT_TYPE, EVT_SWR);
+	region_put_le32(e + EVT_CODE, code);
+	region_put_le64(e + EVT_INFO, info);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	region_put_le64(e + EVT_SEQ, head);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	region_put_le64(q, head);
+}
+
+static int claimed(const struct region *r, uint32_t s)
+{
+	return region_le64(region_slot(r, s) + SLOT_COOKIE) != 0;
+}
+
+static int attack_shutdown(const struct region *r)
+{
+	unsigned int n = 0;
+	uint32_t s, t;
+
+	for (s = 0; s < r->peers; s++)
+		for (t = 0; t < r->peers; t++)
+			if (s != t && claimed(r, s) && claimed(r, t)) {
+				post_event(r, region_evq(r, s, t),
+					   SHUTDOWN_CODE, SHUTDOWN_INFO);
+				n++;
+			}
+	printf("region_attack shutdown: %u spoofed SHUTDOWN events\n", n);
+	return 0;
+}
+
+static const uint64_t heads[] = {
+	0, 1, 63, 64, 65, 0x7fffffffffffffffULL, 0x8000000000000000ULL,
+	UINT64_MAX - 1, UINT64_MAX,
+};
+
+static int attack_storm(const struct region *r, unsigned long secs)
+{
+	const struct timespec ms = { .tv_nsec = 1000 * 1000 };
+	const struct timespec ten_ms = { .tv_nsec = 10 * 1000 * 1000 };
+	uint32_t words = (r->max_dmbs + 31) / 32, s, t, i;
+	unsigned long storms = 0, rewrites = 0, tick;
+	unsigned char *sig;
+	time_t end;
+
+	end = time(NULL) + secs;
+	while (time(NULL) < end) {
+		for (s = 0; s < r->peers; s++) {
+			sig = region_sig(r, s);
+			for (i = words; i < words + r->max_dmbs; i++)
+				region_put_le32(sig + i * 4, 0xffff);
+			for (i = 0; i < words; i++)
+				region_put_le32(sig + i * 4, 0xffffffff);
+		}
+		storms++;
+		nanosleep(&ms, NULL);
+	}
+	end = time(NULL) + secs;
+	for (tick = 0; time(NULL) < end; tick++) {
+		for (s = 0; s < r->peers; s++)
+			for (t = 0; t < r->peers; t++) {
+				uint64_t v = tick % 2 ? rnd() :
+					     heads[rnd() % (sizeof(heads) / sizeof(heads[0]))];
+
+				region_put_le64(region_evq(r, s, t), v);
+				rewrites++;
+			}
+		nanosleep(&ten_ms, NULL);
+	}
+	printf("region_attack storm: every signal set %lu times, %lu queue heads rewritten\n",
+	       storms, rewrites);
+	return 0;
+}
 
 static int attack_flood(const struct region *r, unsigned long victim,
 			unsigned long secs, unsigned long rate)
 {
 	const unsigned long batch = 64;
 	struct timespec gap = { .tv_nsec = batch * 1000000000ULL / rate };
-	unsigned char *slot = NULL, *q, *e;
+	unsigned char *slot = NULL, *q;
 	unsigned long n = 0, i;
-	uint64_t head = 0;
 	time_t end;
 	uint32_t f;
 
@@ -145,17 +240,8 @@ static int attack_flood(const struct region *r, unsigned long victim,
 	sleep(1);
 	end = time(NULL) + secs;
 	while (time(NULL) < end) {
-		for (i = 0; i < batch; i++) {
-			head++;
-			e = q + EVQ_HEAD_LEN + (head - 1) % r->evq_len * EVQ_ENTRY_LEN;
-			region_put_le32(e + EVT_TYPE, EVT_SWR);
-			region_put_le32(e + EVT_CODE, TESTLINK_CODE);
-			region_put_le64(e + EVT_INFO, TESTLINK_INFO);
-			__atomic_thread_fence(__ATOMIC_RELEASE);
-			region_put_le64(e + EVT_SEQ, head);
-			__atomic_thread_fence(__ATOMIC_RELEASE);
-			region_put_le64(q, head);
-		}
+		for (i = 0; i < batch; i++)
+			post_event(r, q, TESTLINK_CODE, TESTLINK_INFO);
 		n += batch;
 		/* Alive: a heartbeat every few batches. */
 		region_put_le64(slot + SLOT_HEARTBEAT, 2 + n / batch);
@@ -209,7 +295,8 @@ int main(int argc, char **argv)
 			print_usage();
 		slot = strtoul(argv[optind++], NULL, 0);
 	} else if (optind != argc - 1 ||
-		   (strcmp(mode, "desc") && strcmp(mode, "flap"))) {
+		   (strcmp(mode, "desc") && strcmp(mode, "flap") &&
+		    strcmp(mode, "storm") && strcmp(mode, "shutdown"))) {
 		print_usage();
 	}
 	srandom(time(NULL) ^ getpid());
@@ -221,5 +308,9 @@ int main(int argc, char **argv)
 		return attack_flap(&r, secs);
 	if (!strcmp(mode, "flood"))
 		return attack_flood(&r, slot, secs, rate);
+	if (!strcmp(mode, "storm"))
+		return attack_storm(&r, secs);
+	if (!strcmp(mode, "shutdown"))
+		return attack_shutdown(&r);
 	return attack_cookie(&r, slot);
 }

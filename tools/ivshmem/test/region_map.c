@@ -54,11 +54,18 @@ unsigned char *region_part(const struct region *r, uint32_t slot)
 
 #define ALIGN64(x)	(((x) + 63) & ~(uint64_t)63)
 
+/* A partition's signal area: summary words, then a mask per index. */
+unsigned char *region_sig(const struct region *r, uint32_t slot)
+{
+	return region_part(r, slot) +
+	       ALIGN64((uint64_t)r->max_dmbs * REGION_DESC_LEN);
+}
+
 /* The queue @sender keeps for @receiver, where the layout puts it. */
 unsigned char *region_evq(const struct region *r, uint32_t sender,
 			  uint32_t receiver)
 {
-	uint64_t sig = ALIGN64((uint64_t)r->max_dmbs * REGION_DESC_LEN);
+	uint64_t sig = region_sig(r, sender) - region_part(r, sender);
 	uint64_t evq = ALIGN64(sig + ((r->max_dmbs + 31) / 32 + r->max_dmbs) * 4);
 	uint64_t size = EVQ_HEAD_LEN + (uint64_t)r->evq_len * EVQ_ENTRY_LEN;
 

@@ -56,5 +56,6 @@ unsigned char *region_slot(const struct region *r, uint32_t slot);
 unsigned char *region_part(const struct region *r, uint32_t slot);
 unsigned char *region_evq(const struct region *r, uint32_t sender,
 			  uint32_t receiver);
+unsigned char *region_sig(const struct region *r, uint32_t slot);
 
 #endif /* REGION_MAP_H */

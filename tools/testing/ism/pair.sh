@@ -13,7 +13,9 @@
 # ends must end that transfer. Then test/region_attack makes its aimed
 # attacks as b2 (or a) announces each: every live DMB descriptor
 # rewritten during a transfer, fake peers coming and going in the free
-# slots for 6 s, a flood of events into a's queues for 12 s, b2's claim
+# slots for 6 s, a flood of events into a's queues for 12 s (a queue's
+# worth every millisecond), SMC's SHUTDOWN spoofed both ways, a signal
+# storm and garbage queue heads for 3 s each, b2's claim
 # of its slot taken. Last, while a and b2 run traffic,
 # test/region_scribble overwrites the region's metadata for 8 s. The
 # console logs of a and b2 are judged like the debug VM's (parse-log.py),
@@ -78,9 +80,15 @@ wait_line "$logs/b2.log" 'pair: attack desc begins' $b2_pid &&
 wait_line "$logs/b2.log" 'pair: attack flap begins' $b2_pid &&
 	attack flap -s 6
 if wait_line "$logs/a.log" 'pair: attack flood on slot' $a_pid; then
-	attack flood -s 12 "$(sed -n 's/.*pair: attack flood on slot \([0-9]*\).*/\1/p' \
+	# A full queue a millisecond: a receiver without a budget can take
+	# every burst (the unbounded receive path of before took them all).
+	attack flood -s 12 -r 64000 "$(sed -n 's/.*pair: attack flood on slot \([0-9]*\).*/\1/p' \
 		"$logs/a.log" | head -n 1)"
 fi
+wait_line "$logs/b2.log" 'pair: attack shutdown begins' $b2_pid &&
+	sleep 2 && attack shutdown
+wait_line "$logs/b2.log" 'pair: attack storm begins' $b2_pid &&
+	sleep 1 && attack storm -s 3
 if wait_line "$logs/b2.log" 'pair: attack cookie on slot' $b2_pid; then
 	attack cookie "$(sed -n 's/.*pair: attack cookie on slot \([0-9]*\).*/\1/p' \
 		"$logs/b2.log" | head -n 1)"

@@ -20,7 +20,10 @@
 #       budget, traffic goes on), a flood of events from a fake peer
 #       into a's queues (a takes a bounded share, traffic goes on: its
 #       throughput against that of the same transfer unflooded is
-#       printed), b2's claim taken (b2 writes nothing
+#       printed), SMC's SHUTDOWN spoofed in both directions during a
+#       transfer (it ends on both ends, with an error; SMC-D works
+#       after), a signal storm and garbage queue heads during a transfer
+#       (it goes on intact), b2's claim taken (b2 writes nothing
 #       more into the region and leaves it; its connections fall back to
 #       TCP); last the hostile phase, in which the host scribbles over
 #       the region's metadata (region_scribble) while a and b2 run
@@ -194,6 +197,17 @@ a)
 		grep -q 'server conns=1 ok=1' /tmp/s.5214
 	check "flooded: the receive path took a bounded share" \
 		flood_bounded $((e1 - e0)) $((t1 - t0))
+	# The host spoofs SMC's SHUTDOWN both ways during this one.
+	deadline 120 xfer_server 5216 -n 1 -t 600
+	check "spoofed SHUTDOWN: this end's transfer ends" \
+		grep -q 'server conns=1 ok=0 failed=1 ' /tmp/s.5216
+	server 5217 -n 1
+	check "8M each way after the spoofed SHUTDOWN" \
+		grep -q 'server conns=1 ok=1' /tmp/s.5217
+	# A signal storm, then garbage queue heads, during this one.
+	server 5215 -n 1
+	check "signal storm, garbage queue heads: 64M each way intact" \
+		grep -q 'server conns=1 ok=1' /tmp/s.5215
 	# b2 loses its slot and comes over TCP.
 	server 5212 -n 1
 	check "a guest that lost its slot: its connection works (TCP)" \
@@ -270,6 +284,21 @@ b2)
 	check "flooded: 32M each way intact" \
 		deadline 240 client -p 5214 -b 32M --bidir
 	echo "# flood: SMC-D $(mbps /tmp/c.out) MB/s flooded, $before MB/s before"
+	deadline 120 client -p 5216 -b 1024G --bidir -t 600 &
+	c16=$!
+	check "SMC-D before the spoofed SHUTDOWN" both_smcd 5216
+	echo "# pair: attack shutdown begins"
+	wait $c16
+	check "spoofed SHUTDOWN: this end's transfer ends" [ $? = 1 ]
+	deadline 240 client -p 5217 -b 8M --bidir --hold 5 &
+	c17=$!
+	check "SMC-D after the spoofed SHUTDOWN" both_smcd 5217
+	wait $c17
+	check "8M each way after the spoofed SHUTDOWN" \
+		grep -q 'client conns=1 ok=1' /tmp/c.out
+	echo "# pair: attack storm begins"
+	check "signal storm, garbage queue heads: 64M each way intact" \
+		deadline 240 client -p 5215 -b 64M --bidir
 	# The host takes this guest's claim of its slot, as a newcomer would.
 	slot=$(drvlog | sed -n 's/.*, slot \([0-9]*\) of .*/\1/p' | tail -n 1)
 	echo "# pair: attack cookie on slot $slot"
