@@ -105,6 +105,8 @@ struct ism_ivshm_dmb {
  *	resets of @ev_seen; process context
  * @ev_seen: sequence number of the last event taken from each sender;
  *	written under @ev_lock, read locklessly to see whether a pass is due
+ * @ev_max: the highest sequence number delivered from each sender, under
+ *	@ev_lock: a queue head that goes back replays nothing
  * @rx_events: takes the events peers sent, a budget per pass
  *	(ivshm_rx.c)
  * @tx_lock: protects @ev_sent
@@ -142,6 +144,7 @@ struct ism_ivshm {
 	spinlock_t rx_lock;
 	struct mutex ev_lock;
 	u64 ev_seen[IVSHM_MAX_PEERS];
+	u64 ev_max[IVSHM_MAX_PEERS];
 	struct delayed_work rx_events;
 	spinlock_t tx_lock;
 	u64 ev_sent[IVSHM_MAX_PEERS];

@@ -466,6 +466,49 @@ static void ivshm_peers_event_flood(struct kunit *test)
 	msleep(100);
 }
 
+static bool peers_swr_n(const void *n)
+{
+	return atomic_read(&peers.swr_events) >= *(const int *)n;
+}
+
+/*
+ * A peer (or the host) rewinds the head of a queue, then puts it back:
+ * the entries behind it are old events (a SHUTDOWN would end connections
+ * again), and none is delivered twice. Later events still are.
+ */
+static void ivshm_peers_event_replay(struct kunit *test)
+{
+	struct ism_ivshm *iv1 = ism_dev_priv(peers.dev[1]);
+	struct ism_ivshm *iv0 = ism_dev_priv(peers.dev[0]);
+	const struct ivshm_geo *geo = &iv1->geo;
+	__le64 *head = ivshm_data(geo, iv1->region, iv1->slot, 0) -
+		       geo->data_off + geo->evq_off +
+		       iv0->slot * geo->evq_size;
+	int three = 3, four = 4, i;
+	uuid_t gid0;
+	u64 old;
+
+	ism_get_local_gid(peers.dev[0], &gid0);
+	for (i = 0; i < 3; i++)
+		KUNIT_ASSERT_EQ(test, ism_signal_event(peers.dev[1], &gid0, 1,
+						       0x5151, i), 0);
+	KUNIT_ASSERT_TRUE(test, peers_until(peers_swr_n, &three));
+	old = le64_to_cpu(READ_ONCE(*head));
+	KUNIT_ASSERT_EQ(test, old, ivshm_evq_head(geo, iv1->region, iv1->slot,
+						  iv0->slot));
+	WRITE_ONCE(*head, cpu_to_le64(old - 3));
+	msleep(300);
+	WRITE_ONCE(*head, cpu_to_le64(old));
+	msleep(300);
+	KUNIT_EXPECT_EQ(test, atomic_read(&peers.swr_events), 3);
+	KUNIT_ASSERT_EQ(test, ism_signal_event(peers.dev[1], &gid0, 1, 0x5151,
+					       9), 0);
+	KUNIT_EXPECT_TRUE(test, peers_until(peers_swr_n, &four));
+	msleep(100);
+	KUNIT_EXPECT_EQ(test, atomic_read(&peers.swr_events), 4);
+	KUNIT_EXPECT_EQ(test, peers.swr.info, 9ULL);
+}
+
 static bool peers_left(const void *unused)
 {
 	return !READ_ONCE(peers.dev[1]);
@@ -543,6 +586,7 @@ static struct kunit_case ivshm_peers_cases[] = {
 	KUNIT_CASE(ivshm_peers_event),
 	KUNIT_CASE(ivshm_peers_smcd_write_refused),
 	KUNIT_CASE(ivshm_peers_event_flood),
+	KUNIT_CASE(ivshm_peers_event_replay),
 	KUNIT_CASE(ivshm_peers_slot_taken),
 	{}
 };

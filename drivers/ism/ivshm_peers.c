@@ -161,8 +161,8 @@ static void ism_ivshm_peer_new(struct ism_ivshm *iv, u32 s,
 	peer->doorbell = view->doorbell;
 	/* Events queued before this guest saw the peer are not for it. */
 	mutex_lock(&iv->ev_lock);
-	WRITE_ONCE(iv->ev_seen[s],
-		   ivshm_evq_head(&iv->geo, iv->region, s, iv->slot));
+	iv->ev_max[s] = ivshm_evq_head(&iv->geo, iv->region, s, iv->slot);
+	WRITE_ONCE(iv->ev_seen[s], iv->ev_max[s]);
 	mutex_unlock(&iv->ev_lock);
 	rcu_assign_pointer(iv->peers[s], peer);
 	ism_ivshm_peer_log(iv, KERN_INFO, "peer %pUb joined in slot %u\n",

@@ -12,7 +12,8 @@
  *   DMB delivered at most once, only if this guest registered it. No
  *   allocation, no lock but the DMB table's.
  * - Events, in process context: the hard-irq side only sees that a queue
- *   head moved and schedules ism_ivshm.rx_events. Each pass takes at most
+ *   head moved and schedules ism_ivshm.rx_events. No event is delivered
+ *   twice, whatever a peer does to the queue's head. Each pass takes at most
  *   %ISM_IVSHM_RX_BUDGET events from each present peer, in slot order;
  *   a pass that leaves events behind schedules the next one a jiffy
  *   later. So a flooding peer gets at most ISM_IVSHM_RX_BUDGET * HZ
@@ -74,6 +75,14 @@ static bool ism_ivshm_rx_events(struct ism_ivshm *iv, u32 sender,
 					   sender);
 			continue;
 		}
+		/*
+		 * Delivered before: the head went back, and the entries
+		 * behind it are old ones (a SHUTDOWN, a fence) that would
+		 * end connections again.
+		 */
+		if (seen <= iv->ev_max[sender])
+			continue;
+		iv->ev_max[sender] = seen;
 		if (ev.type == IVSHM_EVT_FENCE) {
 			/* For this claim of the slot, not an earlier one. */
 			if (ev.info == iv->cookie)
