@@ -119,6 +119,45 @@ mbps() {
 	sed -n 's/.* MB\/s=\([0-9.]*\).*/\1/p' "$1" | tail -n 1
 }
 
+# attacked_server PORT WHAT, attacked_client PORT WHAT NAME: an endless
+# transfer on PORT, which the host's attack WHAT must end with an error
+# on both ends within 120 s (smc_xfer's status 1; 124 means it hung
+# till the deadline); the client announces the attack to the host once
+# the connection is SMC-D ("pair: attack NAME begins")
+attacked_server() {
+	deadline 120 xfer_server "$1" -n 1 -t 600
+	check "$2: this end's transfer ends" \
+		grep -q 'server conns=1 ok=0 failed=1 ' "/tmp/s.$1"
+}
+attacked_client() {
+	deadline 120 client -p "$1" -b 1024G --bidir -t 600 &
+	_c=$!
+	check "SMC-D before the $2" both_smcd "$1"
+	echo "# pair: attack $3 begins"
+	wait $_c
+	check "$2: this end's transfer ends" [ $? = 1 ]
+}
+
+# smcd_again_server PORT WHAT, smcd_again_client PORT WHAT: after the
+# attack WHAT, a new connection on PORT is SMC-D and carries 8M each way
+smcd_again_server() {
+	server "$1" -n 1 &
+	_s=$!
+	wait_listen "/tmp/s.$1"
+	check "SMC-D again after the $2" both_smcd "$1"
+	wait $_s
+	check "8M each way after the $2" \
+		grep -q 'server conns=1 ok=1' "/tmp/s.$1"
+}
+smcd_again_client() {
+	deadline 240 client -p "$1" -b 8M --bidir --hold 5 &
+	_c=$!
+	check "SMC-D again after the $2" both_smcd "$1"
+	wait $_c
+	check "8M each way after the $2" \
+		grep -q 'client conns=1 ok=1' /tmp/c.out
+}
+
 # server PORT ARGS...: an smc_xfer server on PORT, output in /tmp/s.PORT
 xfer_server() {
 	smc_xfer server -p "$@" >"/tmp/s.$1" 2>&1
@@ -166,16 +205,8 @@ a)
 	check "SMC-D with the peer after its pause" \
 		grep -q 'server conns=1 ok=1' /tmp/s.5208
 	# The host rewrites every live DMB descriptor during this one.
-	deadline 120 xfer_server 5209 -n 1 -t 600
-	check "descriptors rewritten: this end's transfer ends" \
-		grep -q 'server conns=1 ok=0 failed=1 ' /tmp/s.5209
-	server 5210 -n 1 &
-	s10=$!
-	wait_listen /tmp/s.5210
-	check "SMC-D again after the descriptor attack" both_smcd 5210
-	wait $s10
-	check "8M each way after the descriptor attack" \
-		grep -q 'server conns=1 ok=1' /tmp/s.5210
+	attacked_server 5209 "descriptor attack"
+	smcd_again_server 5210 "descriptor attack"
 	# Fake peers come and go in the free slots meanwhile.
 	n0=$(peer_lines)
 	server 5211 -n 4
@@ -198,12 +229,8 @@ a)
 	check "flooded: the receive path took a bounded share" \
 		flood_bounded $((e1 - e0)) $((t1 - t0))
 	# The host spoofs SMC's SHUTDOWN both ways during this one.
-	deadline 120 xfer_server 5216 -n 1 -t 600
-	check "spoofed SHUTDOWN: this end's transfer ends" \
-		grep -q 'server conns=1 ok=0 failed=1 ' /tmp/s.5216
-	server 5217 -n 1
-	check "8M each way after the spoofed SHUTDOWN" \
-		grep -q 'server conns=1 ok=1' /tmp/s.5217
+	attacked_server 5216 "spoofed SHUTDOWN"
+	smcd_again_server 5217 "spoofed SHUTDOWN"
 	# A signal storm, then garbage queue heads, during this one.
 	server 5215 -n 1
 	check "signal storm, garbage queue heads: 64M each way intact" \
@@ -255,21 +282,10 @@ b2)
 	# The host rewrites every live DMB descriptor: each end's writes are
 	# refused, and the bridge ends the connections with an error rather
 	# than hand SMC the refusal (on which a reader would spin).
-	deadline 120 client -p 5209 -b 1024G --bidir -t 600 &
-	c9=$!
-	check "SMC-D before the descriptor attack" both_smcd 5209
-	echo "# pair: attack desc begins"
-	wait $c9
-	# 1: smc_xfer saw the connection fail; 124: it hung till the deadline
-	check "descriptors rewritten: this end's transfer ends" [ $? = 1 ]
+	attacked_client 5209 "descriptor attack" desc
 	check "the bridge ended the connections with the peer" \
 		sh -c "dmesg | grep -q 'ism_smcd: a write to a DMB of .* failed'"
-	deadline 240 client -p 5210 -b 8M --bidir --hold 5 &
-	c10=$!
-	check "SMC-D again after the descriptor attack" both_smcd 5210
-	wait $c10
-	check "8M each way after the descriptor attack" \
-		grep -q 'client conns=1 ok=1' /tmp/c.out
+	smcd_again_client 5210 "descriptor attack"
 	n0=$(peer_lines)
 	echo "# pair: attack flap begins"
 	check "fake peers flapping: 4 connections intact" \
@@ -284,18 +300,8 @@ b2)
 	check "flooded: 32M each way intact" \
 		deadline 240 client -p 5214 -b 32M --bidir
 	echo "# flood: SMC-D $(mbps /tmp/c.out) MB/s flooded, $before MB/s before"
-	deadline 120 client -p 5216 -b 1024G --bidir -t 600 &
-	c16=$!
-	check "SMC-D before the spoofed SHUTDOWN" both_smcd 5216
-	echo "# pair: attack shutdown begins"
-	wait $c16
-	check "spoofed SHUTDOWN: this end's transfer ends" [ $? = 1 ]
-	deadline 240 client -p 5217 -b 8M --bidir --hold 5 &
-	c17=$!
-	check "SMC-D after the spoofed SHUTDOWN" both_smcd 5217
-	wait $c17
-	check "8M each way after the spoofed SHUTDOWN" \
-		grep -q 'client conns=1 ok=1' /tmp/c.out
+	attacked_client 5216 "spoofed SHUTDOWN" shutdown
+	smcd_again_client 5217 "spoofed SHUTDOWN"
 	echo "# pair: attack storm begins"
 	check "signal storm, garbage queue heads: 64M each way intact" \
 		deadline 240 client -p 5215 -b 64M --bidir
