@@ -199,7 +199,7 @@ static int attack_storm(const struct region *r, unsigned long secs)
 		for (s = 0; s < r->peers; s++)
 			for (t = 0; t < r->peers; t++) {
 				uint64_t v = tick % 2 ? rnd() :
-					     heads[rnd() % (sizeof(heads) / sizeof(heads[0]))];
+					     heads[rnd() % ARRAY_SIZE(heads)];
 
 				region_put_le64(region_evq(r, s, t), v);
 				rewrites++;

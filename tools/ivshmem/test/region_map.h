@@ -11,6 +11,8 @@
 
 #include <stdint.h>
 
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+
 #define REGION_HDR_LEN		64
 #define REGION_SLOTS_OFF	4096
 #define REGION_SLOT_LEN		64

@@ -21,8 +21,6 @@
 
 #include "region_map.h"
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-
 /* Every partition's metadata lies within its first 64 KiB here. */
 #define META_LEN	65536
 
