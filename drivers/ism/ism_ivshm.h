@@ -109,6 +109,8 @@ struct ism_ivshm_dmb {
  *	@ev_lock: a queue head that goes back replays nothing
  * @rx_events: takes the events peers sent, a budget per pass
  *	(ivshm_rx.c)
+ * @rx_pass_at: jiffies when the last pass of @rx_events started: at most
+ *	one starts in a jiffy
  * @tx_lock: protects @ev_sent
  * @ev_sent: sequence number of the last event posted to each receiver
  * @scan: the periodic peer scan, which also beats this guest's heartbeat
@@ -146,6 +148,7 @@ struct ism_ivshm {
 	u64 ev_seen[IVSHM_MAX_PEERS];
 	u64 ev_max[IVSHM_MAX_PEERS];
 	struct delayed_work rx_events;
+	unsigned long rx_pass_at;
 	spinlock_t tx_lock;
 	u64 ev_sent[IVSHM_MAX_PEERS];
 

@@ -14,13 +14,15 @@
  * - Events, in process context: the hard-irq side only sees that a queue
  *   head moved and schedules ism_ivshm.rx_events. No event is delivered
  *   twice, whatever a peer does to the queue's head. Each pass takes at most
- *   %ISM_IVSHM_RX_BUDGET events from each present peer, in slot order;
- *   a pass that leaves events behind schedules the next one a jiffy
- *   later. So a flooding peer gets at most ISM_IVSHM_RX_BUDGET * HZ
- *   events a second delivered (the rest overrun its queue and are lost),
- *   and an event from any other peer is delivered in the first pass that
- *   starts after it was posted: at most a jiffy plus one pass late,
- *   whatever the others send.
+ *   %ISM_IVSHM_RX_BUDGET events from each present peer, in slot order,
+ *   and at most one pass starts in a jiffy: a doorbell (or a poll) that
+ *   comes in a jiffy that had its pass defers the next to the next
+ *   jiffy, as does a pass that left events behind. So a flooding peer
+ *   gets at most ISM_IVSHM_RX_BUDGET * HZ events a second delivered
+ *   however it paces its doorbells and its posts (the rest wait in its
+ *   queue or overrun it and are lost), and an event from any other peer
+ *   is delivered in the first pass that starts after it was posted: at
+ *   most a jiffy plus one pass late, whatever the others send.
  */
 #include <linux/rcupdate.h>
 
@@ -122,13 +124,25 @@ static bool ism_ivshm_take_events(struct ism_ivshm *iv)
 	return more;
 }
 
+/*
+ * Any context. The next event pass: now, or in the next jiffy if one
+ * started in this one. A pass already pending keeps its time.
+ */
+static void ism_ivshm_events_due(struct ism_ivshm *iv)
+{
+	bool passed = !time_after(jiffies, READ_ONCE(iv->rx_pass_at));
+
+	schedule_delayed_work(&iv->rx_events, passed ? 1 : 0);
+}
+
 void ism_ivshm_rx_events_work(struct work_struct *work)
 {
 	struct ism_ivshm *iv = container_of(to_delayed_work(work),
 					    struct ism_ivshm, rx_events);
 
+	WRITE_ONCE(iv->rx_pass_at, jiffies);
 	if (ism_ivshm_take_events(iv))
-		schedule_delayed_work(&iv->rx_events, 1);
+		ism_ivshm_events_due(iv);
 }
 
 /* Any context. A head that moved: events for the rx_events work. */
@@ -165,5 +179,5 @@ void ism_ivshm_rx(struct ism_ivshm *iv)
 			   iv);
 	spin_unlock_irqrestore(&iv->rx_lock, flags);
 	if (ism_ivshm_events_waiting(iv))
-		schedule_delayed_work(&iv->rx_events, 0);
+		ism_ivshm_events_due(iv);
 }
