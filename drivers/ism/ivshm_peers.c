@@ -25,10 +25,12 @@
  * slot of a guest paused past peer_timeout_ms, or the host rewrote the
  * cookie) is lost: the slot and its partition are another party's now.
  * Every path that writes into the region checks the claim first
- * (ism_ivshm_gone()), so from then on the guest writes nothing more there,
- * and its device leaves its clients as a removal does. Only a write that
- * passed the check before the claim was taken can still land: one per
- * operation in flight, as no lock spans guests.
+ * (ism_ivshm_gone()), and the first to see it lost takes the region out
+ * of the guest's address space, so from then on nothing in the guest
+ * writes there, the driver nor its clients through the DMB memory they
+ * still hold, and the device leaves its clients as a removal does. Only
+ * a write that passed the check before the claim was taken can still
+ * land: one per operation in flight, as no lock spans guests.
  */
 #include <linux/bitops.h>
 #include <linux/io.h>
@@ -48,15 +50,35 @@ bool ism_ivshm_claim_held(struct ism_ivshm *iv)
 }
 
 /*
- * Whether this guest lost its slot: checked, and the device's leave
- * begun, on first sight. Any context. Before the device is registered
- * the leave does nothing; probe queues it again once it is.
+ * The region leaves this guest's physical address space: the function
+ * stops decoding its BARs. Whatever still holds a pointer into it then
+ * writes nothing there and reads all-ones or zeros, as the hypervisor
+ * answers for an address with no memory: SMC zeroing the DMBs it owned
+ * as it frees its connections, a client's attachment to a peer's DMB, a
+ * write that passed the claim check. Any context: config space accesses
+ * only take a raw spinlock.
+ */
+static void ism_ivshm_unmap_region(struct ism_ivshm *iv)
+{
+	u16 cmd;
+
+	pci_read_config_word(iv->pdev, PCI_COMMAND, &cmd);
+	pci_write_config_word(iv->pdev, PCI_COMMAND,
+			      cmd & ~PCI_COMMAND_MEMORY);
+}
+
+/*
+ * Whether this guest lost its slot: checked, and the region unmapped and
+ * the device's leave begun, on first sight. Any context. Before the
+ * device is registered the leave does nothing; probe queues it again
+ * once it is.
  */
 bool ism_ivshm_gone(struct ism_ivshm *iv)
 {
 	if (ism_ivshm_claim_held(iv))
 		return false;
 	if (!test_and_set_bit(ISM_IVSHM_LOST, &iv->flags)) {
+		ism_ivshm_unmap_region(iv);
 		dev_err(&iv->pdev->dev,
 			"slot %u was taken by another party: leaving the region\n",
 			iv->slot);
