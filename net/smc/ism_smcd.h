@@ -14,6 +14,9 @@
 #include <linux/workqueue.h>
 #include <net/smc.h>
 
+/* Refused writes whose connections one lookup ends (smcd_fail.c). */
+#define ISM_SMCD_FAILED_MAX	16
+
 /**
  * struct ism_smcd - one ISM device as seen by SMC
  * @ism: the ISM device
@@ -25,6 +28,15 @@
  * @vlan_wanted: the VLANs SMC has asked the device to be in
  * @vlan_joined: the VLANs the device is in; only @vlan_work writes it
  * @vlan_work: makes the device's VLANs what SMC wants, see smcd_vlan.c
+ * @fail_lock: protects @fail_tokens, @failed and @leaving; taken in SMC's
+ *	atomic context
+ * @fail_tokens: tokens of refused writes whose connections are to end
+ * @failed: how many
+ * @leaving: SMC is letting go of the device: no more refused writes are
+ *	looked up
+ * @fail_work: ends the connections of the refused writes, see smcd_fail.c
+ * @fail_taken: @fail_work's copy of @fail_tokens
+ * @fail_peers: the peers of their connections, as @fail_work found them
  * @parent: a PCI-shaped parent for @smcd. SMC 6.1's netlink device dump
  *	calls to_pci_dev() on every SMC-D device's parent without checking;
  *	this makes that read our zeroed structure rather than memory next
@@ -40,6 +52,13 @@ struct ism_smcd {
 	DECLARE_BITMAP(vlan_wanted, VLAN_N_VID);
 	DECLARE_BITMAP(vlan_joined, VLAN_N_VID);
 	struct work_struct vlan_work;
+	spinlock_t fail_lock;	/* for SMC's calls with irqs off */
+	u64 fail_tokens[ISM_SMCD_FAILED_MAX];
+	int failed;
+	bool leaving;
+	struct work_struct fail_work;
+	u64 fail_taken[ISM_SMCD_FAILED_MAX];
+	u64 fail_peers[ISM_SMCD_FAILED_MAX];
 	struct pci_dev parent;
 };
 
@@ -71,7 +90,11 @@ void ism_smcd_gid_add(struct ism_smcd *bridge);
 void ism_smcd_gid_del(struct ism_smcd *bridge);
 void ism_smcd_gid_lookup(u64 gid64, uuid_t *gid);
 
+void ism_smcd_fail_init(struct ism_smcd *bridge);
+void ism_smcd_fail_stop(struct ism_smcd *bridge);
 int ism_smcd_write_failed(struct ism_smcd *bridge, u64 token, int err);
+int ism_smcd_diag_peers(u64 gid64, const u64 *tokens, int ntokens,
+			u64 *peers);
 
 void ism_smcd_vlan_init(struct ism_smcd *bridge);
 int ism_smcd_vlan_want(struct ism_smcd *bridge, u64 vlan_id, bool want);

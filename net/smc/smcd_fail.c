@@ -8,19 +8,28 @@
  * reader spins until a signal (soft lockups, RCU stalls). During a
  * handshake the listener's early cleanup takes a lock it holds. A peer
  * of a virtual ISM region can make any write fail at will (it rewrites
- * its DMB descriptors), so a failure must never reach SMC.
+ * its DMB descriptors, or names in the handshake a token that is not its
+ * own), so a failure must never reach SMC.
  *
- * Instead the bridge ends the link groups with the DMB's owner the way
- * SMC ends them when a peer is gone: it hands SMC a GID event for the
- * owner, which terminates them in SMC's event worker and wakes every
- * reader and writer with ECONNABORTED. It also asks the owner to end its
- * side (SMC's SHUTDOWN software event for all VLANs), and tells SMC the
- * write succeeded: the data is dropped with the connection it belonged
- * to. Only devices that can name a token's owner (ism_dmb_owner(): those
- * whose peers need not be trusted) are handled so; on the others, whose
- * peers are the same kernel or the machine's firmware, the error goes to
- * SMC as before.
+ * Instead the bridge tells SMC the write succeeded (the data is dropped
+ * with the connection it belonged to) and ends that connection: it finds
+ * the peer of every connection writing to the refused token in SMC's
+ * socket diagnostics (smcd_diag.c) and ends the link groups with that
+ * peer the way SMC ends them when a peer is gone, with a GID event,
+ * which terminates them in SMC's event worker and wakes every reader and
+ * writer with ECONNABORTED. It also asks that peer to end its side
+ * (SMC's SHUTDOWN software event for all VLANs). The peer is the
+ * connection's, never the one the token's slot names: a hostile peer
+ * chooses its tokens, and one naming another guest's DMB must not end
+ * the connections with that guest, nor one naming nobody leave its own
+ * connection waiting. Only devices that can name a token's owner
+ * (ism_dmb_owner(): those whose peers need not be trusted) are handled
+ * so; on the others, whose peers are the same kernel or the machine's
+ * firmware, the error goes to SMC as before, as it does for a write to
+ * the device's own DMB.
  */
+#include <linux/module.h>
+
 #include "ism_smcd.h"
 
 /* A SHUTDOWN request: end the link groups with the sender on all VLANs. */
@@ -37,6 +46,97 @@ static u64 ism_smcd_shutdown_info(void)
 	return v;
 }
 
+/* Process context: the link groups with @peer64 end, on both sides. */
+static void ism_smcd_end_peer(struct ism_smcd *bridge, u64 peer64)
+{
+	struct smcd_event ev = { .type = ISM_EVENT_GID, .tok = peer64 };
+	uuid_t peer;
+
+	ism_smcd_gid_lookup(peer64, &peer);
+	dev_warn_ratelimited(ism_dev_device(bridge->ism),
+			     "ism_smcd: a write for a connection with %pUb failed: ending the connections with it\n",
+			     &peer);
+	ism_signal_event(bridge->ism, &peer, 1, ISM_SMCD_EV_SHUTDOWN,
+			 ism_smcd_shutdown_info());
+	smcd_handle_event(bridge->smcd, &ev);
+}
+
+/* The refused tokens recorded since the last run: the connections that
+ * wrote to them, and so their peers, are looked up in SMC's socket
+ * diagnostics, which sleep. One run at a time (a work item).
+ */
+static void ism_smcd_fail_work(struct work_struct *work)
+{
+	struct ism_smcd *bridge = container_of(work, struct ism_smcd,
+					       fail_work);
+	u64 *tokens = bridge->fail_taken;
+	unsigned long flags;
+	int ntokens, n, i;
+
+	spin_lock_irqsave(&bridge->fail_lock, flags);
+	ntokens = bridge->failed;
+	memcpy(tokens, bridge->fail_tokens, ntokens * sizeof(*tokens));
+	bridge->failed = 0;
+	spin_unlock_irqrestore(&bridge->fail_lock, flags);
+
+	n = ism_smcd_diag_peers(bridge->gid64, tokens, ntokens,
+				bridge->fail_peers);
+	if (n < 0)
+		dev_err_ratelimited(ism_dev_device(bridge->ism),
+				    "ism_smcd: cannot find the connections whose writes failed: %d (smc_diag is needed)\n",
+				    n);
+	for (i = 0; i < n; i++)
+		ism_smcd_end_peer(bridge, bridge->fail_peers[i]);
+}
+
+void ism_smcd_fail_init(struct ism_smcd *bridge)
+{
+	spin_lock_init(&bridge->fail_lock);
+	INIT_WORK(&bridge->fail_work, ism_smcd_fail_work);
+}
+
+/* Process context, before SMC lets go of the device: no refused write
+ * is looked up from now on (SMC ends every connection on it anyway).
+ */
+void ism_smcd_fail_stop(struct ism_smcd *bridge)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&bridge->fail_lock, flags);
+	bridge->leaving = true;
+	spin_unlock_irqrestore(&bridge->fail_lock, flags);
+	cancel_work_sync(&bridge->fail_work);
+}
+
+/* Record @token for ism_smcd_fail_work(), once. Any context. */
+static void ism_smcd_fail_record(struct ism_smcd *bridge, u64 token)
+{
+	unsigned long flags;
+	bool full = false;
+	int i;
+
+	spin_lock_irqsave(&bridge->fail_lock, flags);
+	for (i = 0; i < bridge->failed; i++)
+		if (bridge->fail_tokens[i] == token)
+			break;
+	if (bridge->leaving) {
+		/* SMC is ending every connection on the device. */
+	} else if (i < bridge->failed) {
+		queue_work(system_long_wq, &bridge->fail_work);
+	} else if (bridge->failed < ISM_SMCD_FAILED_MAX) {
+		bridge->fail_tokens[bridge->failed++] = token;
+		queue_work(system_long_wq, &bridge->fail_work);
+	} else {
+		full = true;
+	}
+	spin_unlock_irqrestore(&bridge->fail_lock, flags);
+	/* Its connection's next write is refused too, and recorded then. */
+	if (full)
+		dev_warn_ratelimited(ism_dev_device(bridge->ism),
+				     "ism_smcd: more refused writes than %d at once\n",
+				     ISM_SMCD_FAILED_MAX);
+}
+
 /**
  * ism_smcd_write_failed() - what SMC is told of a refused write
  * @bridge: the bridge of the writing device
@@ -44,14 +144,13 @@ static u64 ism_smcd_shutdown_info(void)
  * @err: the device's error
  *
  * Any context of SMC's writes (process or softirq, SMC's spinlocks held):
- * allocates nothing itself; smcd_handle_event() queues one work item.
+ * allocates nothing; the connections are ended by a work item.
  *
- * Return: 0 if the link groups with the owner are being ended (or the
+ * Return: 0 if the connections writing to @token are being ended (or the
  * device is leaving, when SMC ends all of them), else @err.
  */
 int ism_smcd_write_failed(struct ism_smcd *bridge, u64 token, int err)
 {
-	struct smcd_event ev = { .type = ISM_EVENT_GID };
 	uuid_t owner;
 	int ret;
 
@@ -59,19 +158,11 @@ int ism_smcd_write_failed(struct ism_smcd *bridge, u64 token, int err)
 	if (err == -ENODEV)
 		return 0;
 	ret = ism_dmb_owner(bridge->ism, token, &owner);
-	/* The owner is gone, and the device reported it (a GID event), or
-	 * the device is leaving: SMC is ending those link groups already.
-	 */
-	if (ret == -ENOENT || ret == -ENODEV)
+	if (ret == -ENODEV)
 		return 0;
-	if (ret || uuid_equal(&owner, &bridge->gid))
+	/* Peers the device trusts, or a DMB of its own: SMC's own errors. */
+	if (ret == -EOPNOTSUPP || (!ret && uuid_equal(&owner, &bridge->gid)))
 		return err;
-	dev_warn_ratelimited(ism_dev_device(bridge->ism),
-			     "ism_smcd: a write to a DMB of %pUb failed (%d): ending the connections with it\n",
-			     &owner, err);
-	ism_signal_event(bridge->ism, &owner, 1, ISM_SMCD_EV_SHUTDOWN,
-			 ism_smcd_shutdown_info());
-	ev.tok = ism_smcd_gid64(&owner);
-	smcd_handle_event(bridge->smcd, &ev);
+	ism_smcd_fail_record(bridge, token);
 	return 0;
 }

@@ -61,6 +61,7 @@ static int ism_smcd_add_dev(struct ism_dev *ism)
 	ism_get_local_gid(ism, &bridge->gid);
 	bridge->gid64 = ism_smcd_gid64(&bridge->gid);
 	ism_smcd_vlan_init(bridge);
+	ism_smcd_fail_init(bridge);
 	/* On failure the parent's release frees the bridge. */
 	ret = ism_smcd_add_parent(bridge);
 	if (ret)
@@ -102,6 +103,7 @@ static void ism_smcd_remove_dev(struct ism_dev *ism)
 {
 	struct ism_smcd *bridge = ism_get_priv(ism, &ism_smcd_client);
 
+	ism_smcd_fail_stop(bridge);
 	/* Ends the SMC-D connections and frees their DMBs and VLANs. */
 	smcd_unregister_dev(bridge->smcd);
 	ism_smcd_vlan_flush(bridge);
@@ -163,5 +165,7 @@ module_init(ism_smcd_init);
 module_exit(ism_smcd_exit);
 
 MODULE_DESCRIPTION("SMC-D over ISM devices: bridge to the SMC of Linux 6.1");
+/* What ends the connection of a refused write: see smcd_diag.c. */
+MODULE_SOFTDEP("pre: smc_diag");
 MODULE_IMPORT_NS(ISM);
 MODULE_LICENSE("GPL");
