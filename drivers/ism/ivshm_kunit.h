@@ -2,8 +2,8 @@
 /*
  * Shared by the files of ism_ivshm_kunit.ko: the KUnit suites of the
  * virtual ISM region layout (ivshm_layout.c), run against a region in
- * ordinary memory, and ism_ivshm_peers, which needs two devices of one
- * region (ivshm_kunit_peers.c).
+ * ordinary memory, and ism_ivshm_peers and ism_ivshm_hostile, which need
+ * two devices of one region (ivshm_kunit_peers.h).
  */
 #ifndef _DRIVERS_ISM_IVSHM_KUNIT_H
 #define _DRIVERS_ISM_IVSHM_KUNIT_H
@@ -33,5 +33,6 @@ void ivshm_test_exit(struct kunit *test);
 
 extern struct kunit_suite ivshm_data_suite;
 extern struct kunit_suite ivshm_peers_suite;
+extern struct kunit_suite ivshm_hostile_suite;
 
 #endif /* _DRIVERS_ISM_IVSHM_KUNIT_H */

@@ -360,7 +360,8 @@ static struct kunit_suite ivshm_layout_suite = {
 	.test_cases = ivshm_layout_cases,
 };
 
-kunit_test_suites(&ivshm_layout_suite, &ivshm_data_suite, &ivshm_peers_suite);
+kunit_test_suites(&ivshm_layout_suite, &ivshm_data_suite, &ivshm_peers_suite,
+		  &ivshm_hostile_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the virtual ISM region layout and device");
 MODULE_LICENSE("GPL");

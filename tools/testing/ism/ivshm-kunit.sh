@@ -3,10 +3,11 @@
 #
 # ivshm-kunit.sh: the KUnit suites of the virtual ISM device
 # (ism_ivshm_kunit.ko) in a debug VM with two ivshmem-plain functions
-# that map one 16 MiB region file, the first formatting it
-# (ism_ivshm.format=1). ism_ivshm_peers then runs between two real
-# devices of one region, as two guests' would, and must not be skipped
-# (ism_ivshm_kunit.need_peers=1). Console log:
+# that map one 16 MiB region file, and a third that maps another; the
+# driver formats both (ism_ivshm.format=1). ism_ivshm_peers and
+# ism_ivshm_hostile then run between two real devices of one region, as
+# two guests' would, with a device of another region beside them, and
+# must not be skipped (ism_ivshm_kunit.need_peers=1). Console log:
 # build/debug/ivshm-kunit/vm.log.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -23,8 +24,8 @@ stage_initramfs "$ISM_KSRC" "$out" "$logs/modroot" "$logs/initramfs.cpio.gz" ||
 
 dir=$(mktemp -d /dev/shm/ism-kunit.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
-truncate -s 16M "$dir/region"
-ISM_QEMU_ARGS="$(ivshmem_plain iv0 "$dir/region" 16M) $(ivshmem_plain iv1 "$dir/region" 16M)" \
+truncate -s 16M "$dir/region" "$dir/other"
+ISM_QEMU_ARGS="$(ivshmem_plain iv0 "$dir/region" 16M) $(ivshmem_plain iv1 "$dir/region" 16M) $(ivshmem_plain iv2 "$dir/other" 16M)" \
 	"$ISM_TESTDIR/run-vm.sh" \
 	"$ISM_KSRC/arch/x86/boot/bzImage" "$logs/initramfs.cpio.gz" \
 	"$logs/vm.log" ism.mode=test ism.suite=ism_ivshm_kunit \
