@@ -46,11 +46,14 @@ EXPORT_SYMBOL_NS_GPL(ism_query_remote_gid, ISM);
  * @token: token of a peer DMB, as for ism_move_data()
  * @gid: set to the owner's GID
  *
- * For a client whose write to a peer's DMB failed and that must end what
- * it has with that peer (the SMC-D bridge: see ism.rst, "Peers that need
- * not be trusted"). The answer comes from the token and the device's own
- * table of peers, not from anything the peer published. Any context but
- * hard irq; does not sleep.
+ * Where it answers, the device's peers need not be trusted: any of them
+ * can make a write fail, and a client must survive that (the SMC-D
+ * bridge: see ism.rst, "Peers that need not be trusted"). The answer
+ * comes from the token and the device's own table of peers, not from
+ * anything the peer published; but a token is what some peer handed the
+ * client, so its owner need not be that peer: a client that ends what it
+ * has with a peer over a failed write must know the peer from its own
+ * records. Any context but hard irq; does not sleep.
  *
  * Return: 0; -EINVAL for a NULL argument; -EOPNOTSUPP if the device cannot
  * tell (its peers are trusted, or it has only itself); -ENOENT if @token

@@ -22,11 +22,11 @@
  * connection's, never the one the token's slot names: a hostile peer
  * chooses its tokens, and one naming another guest's DMB must not end
  * the connections with that guest, nor one naming nobody leave its own
- * connection waiting. Only devices that can name a token's owner
- * (ism_dmb_owner(): those whose peers need not be trusted) are handled
- * so; on the others, whose peers are the same kernel or the machine's
- * firmware, the error goes to SMC as before, as it does for a write to
- * the device's own DMB.
+ * connection waiting, nor one naming the writer itself make SMC spin.
+ * Only devices that can name a token's owner (ism_dmb_owner(): those
+ * whose peers need not be trusted) are handled so; on the others, whose
+ * peers are the same kernel or the machine's firmware, the error goes to
+ * SMC as before.
  */
 #include <linux/module.h>
 
@@ -157,11 +157,12 @@ int ism_smcd_write_failed(struct ism_smcd *bridge, u64 token, int err)
 	/* The device is leaving: its removal ends every connection on it. */
 	if (err == -ENODEV)
 		return 0;
+	/* Only whether the device can tell: the token is the peer's word. */
 	ret = ism_dmb_owner(bridge->ism, token, &owner);
 	if (ret == -ENODEV)
 		return 0;
-	/* Peers the device trusts, or a DMB of its own: SMC's own errors. */
-	if (ret == -EOPNOTSUPP || (!ret && uuid_equal(&owner, &bridge->gid)))
+	/* Peers the device trusts: SMC gets their failures, as before. */
+	if (ret == -EOPNOTSUPP)
 		return err;
 	ism_smcd_fail_record(bridge, token);
 	return 0;
