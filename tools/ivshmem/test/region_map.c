@@ -13,17 +13,28 @@
 /* Where the header keeps what the attackers aim by. */
 #define HDR_MAX_PEERS	12
 #define HDR_MAX_DMBS	24
+#define HDR_EVQ_LEN	28
 #define HDR_PART_OFF	32
 #define HDR_PART_SIZE	40
 
-uint64_t region_le64(const unsigned char *p)
+/* The little-endian value of the @n bytes at @p. */
+static uint64_t region_le(const unsigned char *p, int n)
 {
 	uint64_t v = 0;
-	int i;
 
-	for (i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
+	while (n--)
+		v = v << 8 | p[n];
 	return v;
+}
+
+uint64_t region_le64(const unsigned char *p)
+{
+	return region_le(p, 8);
+}
+
+uint32_t region_le32(const unsigned char *p)
+{
+	return region_le(p, 4);
 }
 
 void region_put_le64(unsigned char *p, uint64_t v)
@@ -72,6 +83,25 @@ unsigned char *region_evq(const struct region *r, uint32_t sender,
 	return region_part(r, sender) + evq + receiver * size;
 }
 
+/*
+ * The DMB descriptor @desc of @slot's partition names, with its length in
+ * @len; NULL if it does not lie in the partition's data area.
+ */
+unsigned char *region_dmb(const struct region *r, uint32_t slot,
+			  const unsigned char *desc, uint32_t *len)
+{
+	uint64_t q = region_evq(r, slot, 0) - region_part(r, slot);
+	uint64_t data = q + r->peers * (EVQ_HEAD_LEN +
+					(uint64_t)r->evq_len * EVQ_ENTRY_LEN);
+	uint64_t off = region_le32(desc + DESC_OFFSET);
+
+	data = (data + 4095) & ~(uint64_t)4095;
+	*len = region_le32(desc + DESC_LEN);
+	if (data + off + *len > r->part_size)
+		return NULL;
+	return region_part(r, slot) + data + off;
+}
+
 int region_open(struct region *r, const char *file)
 {
 	struct stat st;
@@ -94,9 +124,9 @@ int region_open(struct region *r, const char *file)
 		perror("mmap");
 		return -1;
 	}
-	r->peers = region_le64(r->mem + HDR_MAX_PEERS - 4) >> 32;
-	r->max_dmbs = region_le64(r->mem + HDR_MAX_DMBS) & 0xffffffff;
-	r->evq_len = region_le64(r->mem + HDR_MAX_DMBS) >> 32;
+	r->peers = region_le32(r->mem + HDR_MAX_PEERS);
+	r->max_dmbs = region_le32(r->mem + HDR_MAX_DMBS);
+	r->evq_len = region_le32(r->mem + HDR_EVQ_LEN);
 	r->part_off = region_le64(r->mem + HDR_PART_OFF);
 	r->part_size = region_le64(r->mem + HDR_PART_SIZE);
 	if (r->peers < 8 || r->peers > 64 || !r->max_dmbs ||

@@ -27,6 +27,7 @@
 #define SLOT_STATE_FREE		0
 #define SLOT_STATE_ACTIVE	2
 #define DESC_TOKEN		0
+#define DESC_OFFSET		8
 #define DESC_LEN		12
 /* An event queue: head on its own 64-byte line, then the entries. */
 #define EVQ_HEAD_LEN		64
@@ -36,6 +37,7 @@
 #define EVT_CODE		12
 #define EVT_INFO		24
 #define EVT_SWR			2
+#define EVT_FENCE		0x100
 
 struct region {
 	unsigned char *mem;
@@ -51,6 +53,7 @@ struct region {
 int region_open(struct region *r, const char *file);
 
 uint64_t region_le64(const unsigned char *p);
+uint32_t region_le32(const unsigned char *p);
 void region_put_le64(unsigned char *p, uint64_t v);
 void region_put_le32(unsigned char *p, uint32_t v);
 
@@ -59,5 +62,7 @@ unsigned char *region_part(const struct region *r, uint32_t slot);
 unsigned char *region_evq(const struct region *r, uint32_t sender,
 			  uint32_t receiver);
 unsigned char *region_sig(const struct region *r, uint32_t slot);
+unsigned char *region_dmb(const struct region *r, uint32_t slot,
+			  const unsigned char *desc, uint32_t *len);
 
 #endif /* REGION_MAP_H */

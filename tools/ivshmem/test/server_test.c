@@ -19,13 +19,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <endian.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <sys/wait.h>
+
+#include "ivshmem_client.h"
 
 #define VECTORS	2
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -94,54 +94,13 @@ static int status_of(pid_t pid)
 
 static int connect_server(void)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int s, i;
-
-	strcpy(sa.sun_path, sock_path);
-	for (i = 0; i < 100; i++) {
-		s = socket(AF_UNIX, SOCK_STREAM, 0);
-		if (!connect(s, (struct sockaddr *)&sa, sizeof(sa)))
-			return s;
-		close(s);
-		usleep(20000);
-	}
-	return -1;
+	return ivshmem_connect(sock_path);
 }
 
-/*
- * recv_msg: the next message within 2 s: 1 and *val (and *fd, or -1),
- * 0 at the end of the connection, -1 on a timeout or a malformed one.
- */
+/* recv_msg: ivshmem_recv() within 2 s */
 static int recv_msg(int s, int64_t *val, int *fd)
 {
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} c;
-	uint64_t le;
-	struct iovec iov = { .iov_base = &le, .iov_len = sizeof(le) };
-	struct msghdr msg = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = c.buf, .msg_controllen = sizeof(c.buf),
-	};
-	struct pollfd p = { .fd = s, .events = POLLIN };
-	struct cmsghdr *cm;
-	ssize_t r;
-
-	*fd = -1;
-	if (poll(&p, 1, 2000) != 1)
-		return -1;
-	r = recvmsg(s, &msg, MSG_CMSG_CLOEXEC);
-	/* A close with our bytes unread ends the connection with a reset. */
-	if (r == 0 || (r < 0 && errno == ECONNRESET))
-		return 0;
-	if (r != sizeof(le))
-		return -1;
-	cm = CMSG_FIRSTHDR(&msg);
-	if (cm && cm->cmsg_type == SCM_RIGHTS)
-		memcpy(fd, CMSG_DATA(cm), sizeof(int));
-	*val = (int64_t)le64toh(le);
-	return 1;
+	return ivshmem_recv(s, val, fd, 2000);
 }
 
 /* nothing_pending: no message within 0.2 s */
