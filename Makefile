@@ -46,7 +46,7 @@ TOOLS_CFLAGS ?= -O2 -g -Wall -Wextra
 TOOLS_EXTRA_CFLAGS ?=
 
 .PHONY: all modules tools modules_install clean check check-s390x check-deb lint kunit vm \
-	stock pair bench demo demo-vms stress htmldocs help print-tools kdir deb
+	stock pair trio bench demo demo-vms stress htmldocs help print-tools kdir deb
 
 all: modules tools
 
@@ -129,6 +129,11 @@ stock:
 pair:
 	@$(TESTDIR)/pair.sh $(MODE)
 
+# Three debug VMs on one full region: a paused guest's slot taken, then
+# its forged SMC-D tokens.
+trio:
+	@$(TESTDIR)/trio.sh
+
 # bench, demo and stress append their figures to the results file
 # (record.sh; ISM_RECORD=0 only prints).
 bench:
@@ -181,6 +186,7 @@ help:
 	@echo 'make vm [SUITE=GLOB]    shell in the debug VM, modules loaded'
 	@echo 'make stock              modules and e2e tests on the Debian stock kernel'
 	@echo 'make pair [MODE=plain]  two debug VMs on a virtual ISM region, SMC-D between'
+	@echo 'make trio               three debug VMs: a paused guest loses its slot, forges tokens'
 	@echo 'make demo               sockperf over TCP and SMC-D on the stock kernel, one table'
 	@echo 'make demo-vms [MODE=plain]  the same between two stock VMs: virtio-net'
 	@echo '                        against SMC-D on a virtual ISM region'

@@ -1,37 +1,68 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Two guests on a virtual ISM region, for pair.sh (debug kernel, tests)
-# and stock.sh demo-vms (stock kernel, sockperf), and the ivshmem-plain
-# arguments for ivshm-kunit.sh; sourced after lib.sh.
+# Guests on a virtual ISM region, for pair.sh and trio.sh (debug kernel,
+# tests) and stock.sh demo-vms (stock kernel, sockperf), and the
+# ivshmem-plain arguments for ivshm-kunit.sh; sourced after lib.sh.
 # The region is 64 MiB in /dev/shm: with doorbell mode, made and shared by
 # ism-ivshmem-server (ivshmem-doorbell); with plain mode, a file each
 # QEMU maps (ivshmem-plain, the guests poll). A UDP virtio-net link
 # between the guests carries SMC's TCP handshake: two ports on the
-# loopback, one a guest, so no connection is lost when one is killed.
+# loopback, one a guest, so no connection is lost when one is killed;
+# or, for more guests, a multicast group on the loopback.
 
-# region_start doorbell|plain LOGDIR: make the region, start its server
-# (log in LOGDIR/server.log) and set region (the backing file) and
-# region_args (the QEMU arguments of a guest's ivshmem device). Removed,
-# and the guests killed, when the calling script exits.
+# region_start doorbell|plain LOGDIR [second]: make the region, start
+# its server (log in LOGDIR/server.log) and set region (the backing
+# file), region_args (the QEMU arguments of a guest's ivshmem device) and
+# region_bells (region_attack's option that gives it the server, in
+# doorbell mode). With "second", a second region of 16 MiB beside it,
+# in the same mode (its server's log LOGDIR/server2.log), another trust
+# domain for the guests: region2 and region2_args. The functions then
+# sit at fixed PCI addresses, the first region's after the second's, so
+# that a guest's driver probes the second first and SMC, which prefers
+# the SMC-D device registered last, uses the first; region_pci and
+# region2_pci are their addresses in the guests. Removed, and the
+# guests killed, when the calling script exits.
 region_start() {
 	region_dir=$(mktemp -d /dev/shm/ism-region.XXXXXX)
-	region_server=''
+	region_servers=''
+	region_bells=''
+	region2_args='' region_pci='' region2_pci=''
 	trap region_stop EXIT
 	region=$region_dir/region
+	region_make "$1" iv "$region" 64M "$2/server.log" || return 1
+	region_args=$region_made
 	if [ "$1" = doorbell ]; then
-		"$ISM_ROOT/tools/ivshmem/ism-ivshmem-server" -S "$region_dir/sock" \
-			-m "$region" -l 64M -n 1 -p 8 2>"$2/server.log" &
-		region_server=$!
-		wait_for_file 10 "$region_dir/sock" || {
-			log "region: no server socket after 10 s: see $2/server.log"
-			return 1
-		}
-		region_args="-chardev socket,path=$region_dir/sock,id=iv -device ivshmem-doorbell,chardev=iv,vectors=1"
-	else
-		truncate -s 64M "$region"
-		region_args=$(ivshmem_plain iv "$region" 64M)
+		region_bells="-S $region_dir/iv.sock"
+	fi
+	if [ "${3:-}" = second ]; then
+		region2=$region_dir/region2
+		region_make "$1" iv2 "$region2" 16M "$2/server2.log" || return 1
+		region2_args="$region_made,addr=0x10"
+		region2_pci=0000:00:10.0
+		region_args="$region_args,addr=0x11"
+		region_pci=0000:00:11.0
 	fi
 	region_net=$((20000 + $$ % 20000 * 2))
+}
+
+# region_make doorbell|plain ID FILE SIZE LOG: a region in FILE, SIZE
+# long, with its server (socket ID.sock in region_dir, log LOG) in
+# doorbell mode; region_made: the QEMU arguments of a guest's function
+# on it, with QEMU ID ID
+region_make() {
+	if [ "$1" = doorbell ]; then
+		"$ISM_ROOT/tools/ivshmem/ism-ivshmem-server" -S "$region_dir/$2.sock" \
+			-m "$3" -l "$4" -n 1 -p 8 2>"$5" &
+		region_servers="$region_servers $!"
+		wait_for_file 10 "$region_dir/$2.sock" || {
+			log "region: no server socket after 10 s: see $5"
+			return 1
+		}
+		region_made="-chardev socket,path=$region_dir/$2.sock,id=$2 -device ivshmem-doorbell,chardev=$2,vectors=1"
+	else
+		truncate -s "$4" "$3"
+		region_made=$(ivshmem_plain "$2" "$3" "$4")
+	fi
 }
 
 # ivshmem_plain ID FILE SIZE: the QEMU arguments of an ivshmem-plain
@@ -41,7 +72,8 @@ ivshmem_plain() {
 }
 
 region_stop() {
-	[ -z "$region_server" ] || kill "$region_server" 2>/dev/null
+	# shellcheck disable=SC2086 # a list of PIDs
+	[ -z "$region_servers" ] || kill $region_servers 2>/dev/null
 	pkill -9 -f "ism-region-$$-" 2>/dev/null
 	rm -rf "$region_dir"
 }
@@ -56,18 +88,28 @@ wait_for_file() {
 	done
 }
 
-# region_guest NAME 0|1 KERNEL INITRD LOG KERNEL-ARG...: boot a guest on
+# region_guest NAME END KERNEL INITRD LOG KERNEL-ARG...: boot a guest on
 # the region (run-vm.sh), in the foreground; its QEMU is named
-# ism-region-PID-NAME (region_kill). End 0 of the link has MAC ...:0a,
-# end 1 ...:0b; a guest restarted in the place of another takes its end.
+# ism-region-PID-NAME (region_kill). END 0 or 1 is an end of a
+# point-to-point link (MAC ...:0a or ...:0b; a guest restarted in the
+# place of another takes its end); END hubN (N from 1 to 9) a port of a
+# hub any number of guests join (a UDP multicast group on the loopback,
+# MAC ...:2N).
 region_guest() {
 	_name=$1
-	_own=$((region_net + $2))
-	_peer=$((region_net + 1 - $2))
-	_net="-netdev socket,id=n,udp=127.0.0.1:$_peer,localaddr=127.0.0.1:$_own"
-	_net="$_net -device virtio-net-pci,netdev=n,mac=52:54:00:49:53:$(printf %02x $((10 + $2)))"
+	case $2 in
+	hub[1-9])
+		_net="-netdev socket,id=n,mcast=230.77.0.1:$region_net,localaddr=127.0.0.1"
+		_mac=$((20 + ${2#hub})) ;;
+	*)
+		_own=$((region_net + $2))
+		_peer=$((region_net + 1 - $2))
+		_net="-netdev socket,id=n,udp=127.0.0.1:$_peer,localaddr=127.0.0.1:$_own"
+		_mac=$((10 + $2)) ;;
+	esac
+	_net="$_net -device virtio-net-pci,netdev=n,mac=52:54:00:49:53:$(printf %02x $_mac)"
 	shift 2
-	ISM_QEMU_ARGS="-name ism-region-$$-$_name $region_args $_net" \
+	ISM_QEMU_ARGS="-name ism-region-$$-$_name $region_args $region2_args $_net" \
 		"$ISM_TESTDIR/run-vm.sh" "$@"
 }
 
@@ -76,12 +118,20 @@ region_kill() {
 	pkill -9 -f "ism-region-$$-$1( |$)"
 }
 
-# region_pause NAME SECONDS: stop the QEMU of guest NAME for SECONDS, as
-# a host too busy to run it would
-region_pause() {
+# region_freeze NAME, region_thaw NAME: stop the QEMU of guest NAME, as
+# a host too busy to run it would, and let it run again
+region_freeze() {
 	pkill -STOP -f "ism-region-$$-$1( |$)"
-	sleep "$2"
+}
+region_thaw() {
 	pkill -CONT -f "ism-region-$$-$1( |$)"
+}
+
+# region_pause NAME SECONDS: guest NAME frozen for SECONDS
+region_pause() {
+	region_freeze "$1"
+	sleep "$2"
+	region_thaw "$1"
 }
 
 # wait_line LOG TEXT PID: until LOG has TEXT (15 min) or the VM of
@@ -96,4 +146,30 @@ wait_line() {
 		_i=$((_i + 1))
 		sleep 0.5
 	done
+}
+
+# attack_region LABEL LOGDIR MIN MODE ARGS...: test/region_attack MODE
+# ARGS on the region, with the guests' doorbells in doorbell mode; its
+# output in LOGDIR/attack.log, its last line on stderr. A result says
+# whether the attack ran: it exited 0 and the first number of its last
+# line (what it did: descriptors rewritten, events posted, ...) is at
+# least MIN. Fails if not.
+attack_region() {
+	_label=$1 _logdir=$2 _min=$3 _mode=$4
+	shift 4
+	# shellcheck disable=SC2086 # region_bells: an option and its value
+	"$ISM_ROOT/tools/ivshmem/test/region_attack" "$_mode" $region_bells \
+		"$@" "$region" >"$_logdir/attack-$_mode.out" 2>&1
+	_rc=$?
+	cat "$_logdir/attack-$_mode.out" >>"$_logdir/attack.log"
+	_line=$(tail -n 1 "$_logdir/attack-$_mode.out")
+	echo "$_line" >&2
+	_n=$(echo "$_line" | sed -n 's/^[^0-9]*\([0-9][0-9]*\).*/\1/p')
+	if [ $_rc -eq 0 ] && [ "${_n:-0}" -ge "$_min" ]; then
+		result ok "$_label: attack $_mode ran" "$_line"
+	else
+		result fail "$_label: attack $_mode ran" \
+			"status $_rc, at least $_min wanted: $_line"
+		return 1
+	fi
 }
