@@ -109,7 +109,8 @@ void ism_smcd_fail_stop(struct ism_smcd *bridge)
 }
 
 /* Record @token for ism_smcd_fail_work(), once. Any context. */
-static void ism_smcd_fail_record(struct ism_smcd *bridge, u64 token)
+static void ism_smcd_fail_record(struct ism_smcd *bridge, u64 token,
+				 int err)
 {
 	unsigned long flags;
 	bool full = false;
@@ -130,6 +131,9 @@ static void ism_smcd_fail_record(struct ism_smcd *bridge, u64 token)
 		full = true;
 	}
 	spin_unlock_irqrestore(&bridge->fail_lock, flags);
+	dev_warn_ratelimited(ism_dev_device(bridge->ism),
+			     "ism_smcd: a write to DMB %#llx was refused (%d): ending its connection\n",
+			     token, err);
 	/* Its connection's next write is refused too, and recorded then. */
 	if (full)
 		dev_warn_ratelimited(ism_dev_device(bridge->ism),
@@ -164,6 +168,6 @@ int ism_smcd_write_failed(struct ism_smcd *bridge, u64 token, int err)
 	/* Peers the device trusts: SMC gets their failures, as before. */
 	if (ret == -EOPNOTSUPP)
 		return err;
-	ism_smcd_fail_record(bridge, token);
+	ism_smcd_fail_record(bridge, token, err);
 	return 0;
 }
