@@ -6,9 +6,10 @@
 # sparse build, tools, then at once: KUnit and e2e tests in the debug
 # VMs, e2e tests on the stock kernel, and checkpatch, kernel-doc,
 # htmldocs and the tools' unit tests; after the debug VMs, the two-guest
-# tests of the virtual ISM (pair.sh) and its KUnit suites between two
-# devices of one region (ivshm-kunit.sh). Ends with one line "N passed,
-# N failed"; exits 1 on any failure.
+# tests of the virtual ISM (pair.sh), its KUnit suites between two
+# devices of one region (ivshm-kunit.sh), then its three-guest test
+# (trio.sh). Ends with one line "N passed, N failed"; exits 1 on any
+# failure.
 set -u
 . "$(dirname "$0")/lib.sh"
 ISM_RESULTS=$ISM_BUILD/results
@@ -132,7 +133,8 @@ fi
 # The plain run starts once the doorbell run's guests have booted: four
 # debug kernels booting at once on two CPUs starved a vCPU long enough
 # for RCU to report a stall. The KUnit VM with two devices of one region
-# (ivshm-kunit.sh) starts once the plain run's guests have booted too.
+# (ivshm-kunit.sh) starts once the plain run's guests have booted too,
+# and the three-guest test (trio.sh) once that VM is done.
 # booted LOGDIR: the pair run logging to LOGDIR has both guests running
 booted() {
 	grep -qs 'ism-test: begin' "$1/a.log" && grep -qs 'ism-test: begin' "$1/b.log"
@@ -150,8 +152,12 @@ if [ -n "$debug_pid" ]; then
 			sleep 0.5
 		done
 	done
-	ISM_REUSE_BUILD=1 "$ISM_TESTDIR/ivshm-kunit.sh" \
-		>"$ISM_BUILD/ivshm-kunit.out" 2>&1 &
+	{
+		ISM_REUSE_BUILD=1 "$ISM_TESTDIR/ivshm-kunit.sh" \
+			>"$ISM_BUILD/ivshm-kunit.out" 2>&1
+		ISM_REUSE_BUILD=1 "$ISM_TESTDIR/trio.sh" \
+			>"$ISM_BUILD/trio.out" 2>&1
+	} &
 	pair_pids="$pair_pids $!"
 fi
 
@@ -161,12 +167,12 @@ if [ -n "$stock_pid" ]; then
 	cat "$ISM_BUILD/stock.out"
 fi
 
-step "virtual ISM: two debug VMs on one region, doorbell and plain mode; two devices of one region in one VM (KUnit)"
+step "virtual ISM: two debug VMs on one region, doorbell and plain mode; two devices of one region in one VM (KUnit); three debug VMs"
 if [ -n "$pair_pids" ]; then
 	# shellcheck disable=SC2086 # a list of PIDs
 	wait $pair_pids
 	cat "$ISM_BUILD/pair-doorbell.out" "$ISM_BUILD/pair-plain.out" \
-		"$ISM_BUILD/ivshm-kunit.out"
+		"$ISM_BUILD/ivshm-kunit.out" "$ISM_BUILD/trio.out"
 fi
 
 summary

@@ -18,16 +18,20 @@
 #       both ends, with an error, and SMC-D works again after), fake
 #       peers coming and going in the free slots (the logs stay within
 #       budget, traffic goes on), a flood of events from a fake peer
-#       into a's queues (a takes a bounded share, traffic goes on: its
-#       throughput against that of the same transfer unflooded is
-#       printed), SMC's SHUTDOWN spoofed in both directions during a
-#       transfer (it ends on both ends, with an error; SMC-D works
-#       after), a signal storm and garbage queue heads during a transfer
-#       (it goes on intact), b2's claim taken (b2 writes nothing
-#       more into the region and leaves it; its connections fall back to
-#       TCP); last the hostile phase, in which the host scribbles over
-#       the region's metadata (region_scribble) while a and b2 run
-#       traffic
+#       into a's queues, paced just under the receive path's budget (a
+#       takes a bounded share, traffic goes on: its throughput against
+#       that of the same transfer unflooded, and its idle CPU time
+#       flooded and not, are printed), SMC's SHUTDOWN spoofed in both
+#       directions during a transfer (it ends on both ends, with an
+#       error; SMC-D works after), the same with the driver's fence
+#       spoofed, a
+#       signal storm and garbage queue heads during a transfer (it goes
+#       on intact), b2's claim taken (b2 writes nothing more into the
+#       region and leaves it; its connections fall back to TCP); last
+#       the hostile phase, in which the host scribbles over the region's
+#       metadata (region_scribble) while a and b2 run traffic. Each
+#       attack must show here (the guest's log or counters) and hit
+#       SMC-D traffic, not a fallback to TCP.
 # Every check is made on both ends: SMC-D on the virtual ISM device, not
 # TCP; data intact (smc_xfer checksums every connection), also when read
 # with splice(), which maps the DMB's pages (virt_to_page()). In the hostile
@@ -47,27 +51,37 @@ b | b2) addr=10.77.0.2 ;;
 *) ktap_skip "ISM_PAIR_ROLE=$role: not a, b or b2" ;;
 esac
 
-# client ARGS...: an smc_xfer client to the peer, output in /tmp/c.out
-# and on stdout; its connects wait up to 120 s for the peer's server
-client() {
-	smc_xfer client -a $peer -w 120 "$@" >/tmp/c.out 2>&1
-	_rc=$?
-	cat /tmp/c.out
-	return $_rc
+# second_bound: the second region's device is bound (bound now if not);
+# second_peer: a peer joined there
+second_bound() {
+	ivshm_dev_at "$second" >/dev/null && return 0
+	echo "$second" >/sys/bus/pci/drivers/ism_ivshm/bind 2>/dev/null
+	ivshm_dev_at "$second" >/dev/null
+}
+second_peer() {
+	drvlog_at "$second" | grep -q 'joined in slot'
 }
 
-# both_smcd PORT: every connection on PORT listed on this end is SMC-D
-both_smcd() {
-	wait_conns 1 "$1" || { echo "# no connection on port $1 listed"; return 1; }
-	[ "$(modes "$1")" = "SMCD " ] || { echo "# modes '$(modes "$1")'"; return 1; }
+# second_clean: the second region's device logged no damage
+second_clean() {
+	! drvlog_at "$second" | grep -q -E 'malformed|taken by another|lost'
 }
 
+# A second region (ISM_IVSHM_PCI2, doorbell mode): a binds it from the
+# start and formats it; b2 binds it once it lost the first. SMC prefers
+# the SMC-D device registered last: until then b and b2 use the first.
+second=${ISM_IVSHM_PCI2:-}
+[ -z "$second" ] || [ "$role" = a ] ||
+	echo none >"/sys/bus/pci/devices/$second/driver_override"
 smc_setup
 check "the virtio-net link is up" sh -c \
 	"ip addr add $addr/24 dev eth0 && ip link set eth0 up"
 check "the virtual ISM device is bound" wait_for 120 bind_ivshm
 dev=$(ivshm_dev)
 drvlog | sed 's/^/# /'
+if [ -n "$second" ] && [ "$role" = a ]; then
+	check "the second region's device is bound" wait_for 120 second_bound
+fi
 check "the peer joined the region" joined 1
 check "SMC-D lists $dev" sh -c "smc_info dev | grep -q $dev"
 # doorbells_rang: the peer's doorbells interrupted this guest
@@ -96,22 +110,77 @@ within_budget() {
 	[ "$_n" -le 30 ]
 }
 
+# logged_smcd PATTERN: the SMC-D bridge logged a line matching PATTERN
+logged_smcd() {
+	dmesg | grep -q -E "ism_smcd: $1"
+}
+
 # dev_events: the events the device handed its clients so far
 dev_events() {
 	ismctl -j stats show dev "$dev" | sed -n 's/.*"events":\([0-9]*\).*/\1/p'
-}
-
-# uptime_s: seconds since boot
-uptime_s() {
-	cut -d. -f1 /proc/uptime
 }
 
 # flood_bounded EVENTS SECONDS: at most the receive path's budget (16
 # events a pass, a pass a jiffy at HZ=250) of a flooding peer, plus the
 # honest traffic's few, went to the clients
 flood_bounded() {
-	echo "# flood: $1 events in $2 s handed to the clients"
+	echo "# flood: $1 events in $2 s handed to the clients, $(($1 / ($2 + 1))) a second (bound 4000)"
 	[ "$1" -le $((4000 * ($2 + 1))) ]
+}
+
+# lost_lines: the driver's lines about events it could not take, which
+# an overrun queue, a garbage queue head or entry make
+lost_lines() {
+	drvlog | grep -c -E 'events from slot [0-9]+ lost|malformed event'
+}
+
+# flood_seen EVENTS IRQS LOST: the flood reached this guest: its events
+# came (EVENTS handed to the clients, 1000 at least), overran its queue
+# (lost_lines grew from LOST) and, in doorbell mode, rang its doorbell
+# (ivshm_irqs grew from IRQS by 100 at least)
+flood_seen() {
+	echo "# flood: $1 events, $(($(ivshm_irqs) - $2)) interrupts, $(($(lost_lines) - $3)) lines about lost events"
+	[ "$1" -ge 1000 ] && [ "$(lost_lines)" -gt "$3" ] || return 1
+	logged 'doorbell mode' || return 0
+	[ "$(ivshm_irqs)" -ge $(($2 + 100)) ]
+}
+
+# cpu_ticks: the CPUs' busy and total time so far, in ticks (/proc/stat)
+cpu_ticks() {
+	awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat
+}
+
+# busy_since TICKS: the share of CPU time (%) busy since cpu_ticks said TICKS
+busy_since() {
+	cpu_ticks | awk -v b="${1% *}" -v t="${1#* }" \
+		'{ printf "%d", ($2 > t) ? 100 * ($1 - b) / ($2 - t) : 0 }'
+}
+
+# flap_seen LINES: fake peers reached this guest: it logged two lines
+# about slots at least since peer_lines said LINES
+flap_seen() {
+	[ $(($(peer_lines) - $1)) -ge 2 ]
+}
+
+# bg_smcd WHAT PORT COMMAND...: COMMAND (a transfer on PORT) in the
+# background, checked to be SMC-D while it runs, then waited for: its
+# status. bg_smcd_on WHAT PORT DEV COMMAND...: the same, SMC-D on the ISM
+# device DEV.
+bg_smcd() {
+	_what=$1 _port=$2
+	shift 2
+	"$@" &
+	_bg=$!
+	check "$_what: SMC-D" both_smcd "$_port"
+	wait $_bg
+}
+bg_smcd_on() {
+	_what=$1 _port=$2 _dev=$3
+	shift 3
+	"$@" &
+	_bg=$!
+	check "$_what: SMC-D on $_dev" smcd_on "$_port" "$_dev"
+	wait $_bg
 }
 
 # mbps FILE: the MB/s of smc_xfer's summary line in FILE
@@ -158,14 +227,6 @@ smcd_again_client() {
 		grep -q 'client conns=1 ok=1' /tmp/c.out
 }
 
-# server PORT ARGS...: an smc_xfer server on PORT, output in /tmp/s.PORT
-xfer_server() {
-	smc_xfer server -p "$@" >"/tmp/s.$1" 2>&1
-}
-server() {
-	deadline 300 xfer_server "$@"
-}
-
 case $role in
 a)
 	server 5201 -n 1 &
@@ -209,10 +270,12 @@ a)
 	smcd_again_server 5210 "descriptor attack"
 	# Fake peers come and go in the free slots meanwhile.
 	n0=$(peer_lines)
-	server 5211 -n 4
+	rm -f /tmp/s.5211
+	bg_smcd "fake peers flapping" 5211 server 5211 -n 4
 	check "fake peers flapping: 4 connections intact" \
 		grep -q 'server conns=4 ok=4' /tmp/s.5211
 	sleep 2
+	check "fake peers flapping: they reached this guest" flap_seen "$n0"
 	check "fake peers flapping: the log within budget" within_budget "$n0"
 	# The same transfer twice, the second while a fake peer floods this
 	# guest with events (TESTLINK requests, which SMC answers).
@@ -220,29 +283,51 @@ a)
 	check "SMC-D before the flood: 32M each way" \
 		grep -q 'server conns=1 ok=1' /tmp/s.5213
 	slot=$(drvlog | sed -n 's/.*, slot \([0-9]*\) of .*/\1/p' | head -n 1)
-	e0=$(dev_events) t0=$(uptime_s)
+	# What the flood costs an idle guest: 3 s without, 3 s with.
+	q=$(cpu_ticks)
+	sleep 3
+	quiet=$(busy_since "$q")
+	e0=$(dev_events) t0=$(uptime_s) i0=$(ivshm_irqs) l0=$(lost_lines)
 	echo "# pair: attack flood on slot $slot begins"
-	server 5214 -n 1
+	# The fake peer joins first: the flood starts a second later.
+	sleep 2
+	q=$(cpu_ticks)
+	sleep 3
+	echo "# flood: CPU busy $(busy_since "$q")% while flooded and idle, $quiet% idle before"
+	rm -f /tmp/s.5214
+	bg_smcd "flooded" 5214 server 5214 -n 1
 	e1=$(dev_events) t1=$(uptime_s)
 	check "flooded: 32M each way intact" \
 		grep -q 'server conns=1 ok=1' /tmp/s.5214
+	check "flooded: the flood reached this guest" \
+		flood_seen $((e1 - e0)) "$i0" "$l0"
 	check "flooded: the receive path took a bounded share" \
 		flood_bounded $((e1 - e0)) $((t1 - t0))
 	# The host spoofs SMC's SHUTDOWN both ways during this one.
 	attacked_server 5216 "spoofed SHUTDOWN"
 	smcd_again_server 5217 "spoofed SHUTDOWN"
+	# Then spoofed fences.
+	attacked_server 5218 "spoofed fence"
+	smcd_again_server 5219 "spoofed fence"
 	# A signal storm, then garbage queue heads, during this one.
-	server 5215 -n 1
+	l0=$(lost_lines)
+	rm -f /tmp/s.5215
+	bg_smcd "signal storm, garbage queue heads" 5215 server 5215 -n 1
 	check "signal storm, garbage queue heads: 64M each way intact" \
 		grep -q 'server conns=1 ok=1' /tmp/s.5215
-	# b2 loses its slot and comes over TCP.
+	check "garbage queue heads reached this guest" \
+		[ "$(lost_lines)" -gt "$l0" ]
+	# b2 loses its slot and comes over TCP, or the second region.
 	server 5212 -n 1
-	check "a guest that lost its slot: its connection works (TCP)" \
+	check "a guest that lost its slot: its connection works" \
 		grep -q 'server conns=1 ok=1' /tmp/s.5212
 	# Serves b2's hostile-phase connections (12 s of them) until it is
-	# killed: what they get does not matter, only that nothing breaks.
+	# killed: what they get over the first region does not matter, only
+	# that nothing breaks; b2 judges those over the second.
+	[ -z "$second" ] || server 5222 -n 1 &
 	timeout 30 smc_xfer server -p 5205 -n 0 -t 10 >/tmp/s.5205 2>&1
 	tail -n 3 /tmp/s.5205 | sed 's/^/# hostile phase: /'
+	wait
 	;;
 b)
 	deadline 420 client -p 5201 -b 64M --bidir -s 11 --hold 10 &
@@ -284,27 +369,40 @@ b2)
 	# than hand SMC the refusal (on which a reader would spin).
 	attacked_client 5209 "descriptor attack" desc
 	check "the bridge ended the connections with the peer" \
-		sh -c "dmesg | grep -q 'ism_smcd: a write to a DMB of .* failed'"
+		wait_for 10 logged_smcd 'a write to DMB .* was refused'
 	smcd_again_client 5210 "descriptor attack"
 	n0=$(peer_lines)
 	echo "# pair: attack flap begins"
-	check "fake peers flapping: 4 connections intact" \
+	bg_smcd "fake peers flapping" 5211 \
 		deadline 240 client -p 5211 -c 4 -b 4M --bidir --hold 8
+	check "fake peers flapping: 4 connections intact" [ $? = 0 ]
 	sleep 2
+	check "fake peers flapping: they reached this guest" flap_seen "$n0"
 	check "fake peers flapping: the log within budget" within_budget "$n0"
 	check "SMC-D before the flood: 32M each way" \
 		deadline 240 client -p 5213 -b 32M --bidir
 	before=$(mbps /tmp/c.out)
-	# The host floods a meanwhile (it starts once a announces it).
+	# The host floods a meanwhile (it starts once a announces it); a
+	# listens once it measured its CPU time.
 	sleep 3
-	check "flooded: 32M each way intact" \
-		deadline 240 client -p 5214 -b 32M --bidir
+	bg_smcd "flooded" 5214 deadline 240 client -p 5214 -b 32M --bidir
+	check "flooded: 32M each way intact" [ $? = 0 ]
 	echo "# flood: SMC-D $(mbps /tmp/c.out) MB/s flooded, $before MB/s before"
 	attacked_client 5216 "spoofed SHUTDOWN" shutdown
 	smcd_again_client 5217 "spoofed SHUTDOWN"
+	attacked_client 5218 "spoofed fence" fence
+	# The pause above made the first of these lines.
+	check "the spoofed fence dropped the peer" \
+		logged_n 2 'took this guest for gone'
+	smcd_again_client 5219 "spoofed fence"
+	l0=$(lost_lines)
 	echo "# pair: attack storm begins"
-	check "signal storm, garbage queue heads: 64M each way intact" \
+	bg_smcd "signal storm, garbage queue heads" 5215 \
 		deadline 240 client -p 5215 -b 64M --bidir
+	check "signal storm, garbage queue heads: 64M each way intact" \
+		[ $? = 0 ]
+	check "garbage queue heads reached this guest" \
+		[ "$(lost_lines)" -gt "$l0" ]
 	# The host takes this guest's claim of its slot, as a newcomer would.
 	slot=$(drvlog | sed -n 's/.*, slot \([0-9]*\) of .*/\1/p' | tail -n 1)
 	echo "# pair: attack cookie on slot $slot"
@@ -313,17 +411,49 @@ b2)
 	check "the lost device leaves the ISM layer" \
 		wait_for 60 sh -c "! ismctl dev | grep -q $dev"
 	check "and SMC-D" sh -c "! smc_info dev | grep -q $dev"
-	check "a connection without the device works (TCP)" \
-		deadline 240 client -p 5212 -b 1M --bidir
+	if [ -z "$second" ]; then
+		check "a connection without the device works (TCP)" \
+			deadline 240 client -p 5212 -b 1M --bidir
+	else
+		# The second region, another trust domain, carries it.
+		echo >"/sys/bus/pci/devices/$second/driver_override"
+		check "the second region's device is bound" \
+			wait_for 120 second_bound
+		dev2=$(ivshm_dev_at "$second")
+		check "$dev2: a is a peer there" wait_for 60 second_peer
+		bg_smcd_on "without the first region's device" 5212 "$dev2" \
+			deadline 240 client -p 5212 -b 1M --bidir --hold 3
+		check "without the first region's device: 1M each way" \
+			[ $? = 0 ]
+		# Over it, through the host's scribbling on the first: 16M
+		# each way, then held 20 s, then a ping.
+		deadline 300 client -p 5222 -b 16M --bidir --hold 20 \
+			>/dev/null &
+		c22=$!
+		check "through the scribbling: SMC-D on $dev2" \
+			smcd_on 5222 "$dev2"
+	fi
 	# New connections all along (handshakes, DMBs registered and
 	# unregistered, data), small ones: those that fall back to TCP
 	# must not flood the emulated network.
 	echo "# pair: the hostile phase begins"
 	end=$(($(date +%s) + 12))
+	conns=0 bad=0
 	while [ "$(date +%s)" -lt $end ]; do
-		smc_xfer client -a $peer -p 5205 -c 4 -b 1M --bidir -t 10 2>&1 |
-			tail -n 1 | sed 's/^/# hostile phase: /'
+		smc_xfer client -a $peer -p 5205 -c 4 -b 1M --bidir -t 10 \
+			>/tmp/h.out 2>&1
+		tail -n 1 /tmp/h.out | sed 's/^/# hostile phase: /'
+		conns=$((conns + 4))
+		grep -q 'client conns=4 ok=4 ' /tmp/h.out || bad=$((bad + 1))
 	done
+	if [ -n "$second" ]; then
+		check "the first region scribbled: $conns connections over the second intact" \
+			[ $bad = 0 ]
+		check "the first region scribbled: $dev2 carried 16M each way intact, held, pinged" \
+			wait $c22
+		check "the second region's device saw nothing of it" \
+			second_clean
+	fi
 	;;
 esac
 if [ "$role" != b ]; then
