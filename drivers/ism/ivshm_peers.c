@@ -29,8 +29,10 @@
  * of the guest's address space, so from then on nothing in the guest
  * writes there, the driver nor its clients through the DMB memory they
  * still hold, and the device leaves its clients as a removal does. Only
- * a write that passed the check before the claim was taken can still
- * land: one per operation in flight, as no lock spans guests.
+ * what comes between the claim being taken and the guest's first look
+ * can still land: one write per operation in flight (no lock spans
+ * guests), and its clients' writes through memory they hold; the peer
+ * scan looks every scan_ms.
  */
 #include <linux/bitops.h>
 #include <linux/io.h>

@@ -31,6 +31,9 @@
 /* A dump that stalls this long is abandoned. */
 #define ISM_SMCD_DIAG_TIMEOUT	(2 * HZ)
 
+/* smc_diag answered once: it need not be loaded again. */
+static bool ism_smcd_diag_loaded;
+
 /**
  * struct ism_smcd_diag - one search, over every namespace
  * @gid64: the local SMC-D GID whose connections count
@@ -62,22 +65,23 @@ static void ism_smcd_diag_sock(struct ism_smcd_diag *d,
 			       const struct nlmsghdr *nlh)
 {
 	const struct smc_diag_msg *r = nlmsg_data(nlh);
-	const struct smcd_diag_dmbinfo *info;
+	struct smcd_diag_dmbinfo info;
 	const struct nlattr *a;
 
 	if (nlmsg_len(nlh) < sizeof(*r) || r->diag_mode != SMC_DIAG_MODE_SMCD)
 		return;
 	a = nla_find(nlmsg_attrdata(nlh, sizeof(*r)),
 		     nlmsg_attrlen(nlh, sizeof(*r)), SMC_DIAG_DMBINFO);
-	if (!a || nla_len(a) < sizeof(*info))
+	if (!a || nla_len(a) < sizeof(info))
 		return;
-	info = nla_data(a);
-	if (info->my_gid != d->gid64 ||
-	    !ism_smcd_diag_has(d->tokens, d->ntokens, info->peer_token) ||
-	    ism_smcd_diag_has(d->peers, d->npeers, info->peer_gid) ||
+	/* Attributes are only 4-byte aligned. */
+	memcpy(&info, nla_data(a), sizeof(info));
+	if (info.my_gid != d->gid64 ||
+	    !ism_smcd_diag_has(d->tokens, d->ntokens, info.peer_token) ||
+	    ism_smcd_diag_has(d->peers, d->npeers, info.peer_gid) ||
 	    d->npeers == ARRAY_SIZE(d->peers))
 		return;
-	d->peers[d->npeers++] = info->peer_gid;
+	d->peers[d->npeers++] = info.peer_gid;
 }
 
 /* Receive a dump part into d->buf and take its sockets. Return: 1 for
@@ -150,7 +154,8 @@ static int ism_smcd_diag_net(struct net *net, struct ism_smcd_diag *d)
  * @gid64: the local GID of the SMC-D device the connections are on
  * @tokens: the DMB tokens the connections write to
  * @ntokens: how many, at most %ISM_SMCD_FAILED_MAX
- * @peers: the peer GIDs of those connections, each once
+ * @peers: the peer GIDs of those connections, each once, at most
+ *	%ISM_SMCD_FAILED_MAX
  *
  * Process context; see the top of this file.
  *
@@ -164,9 +169,12 @@ int ism_smcd_diag_peers(u64 gid64, const u64 *tokens, int ntokens,
 	struct net *net;
 	int ret = 0;
 
-	/* Before net_rwsem: loading it runs modprobe. */
-	request_module("net-pf-%d-proto-%d-type-%d", PF_NETLINK,
-		       NETLINK_SOCK_DIAG, AF_SMC);
+	/* Before net_rwsem, as loading it runs modprobe; once it answered,
+	 * not on every lookup.
+	 */
+	if (!READ_ONCE(ism_smcd_diag_loaded))
+		request_module("net-pf-%d-proto-%d-type-%d", PF_NETLINK,
+			       NETLINK_SOCK_DIAG, AF_SMC);
 	d = kzalloc(sizeof(*d), GFP_KERNEL);
 	if (!d)
 		return -ENOMEM;
@@ -190,6 +198,7 @@ int ism_smcd_diag_peers(u64 gid64, const u64 *tokens, int ntokens,
 	}
 	up_read(&net_rwsem);
 	if (!ret) {
+		WRITE_ONCE(ism_smcd_diag_loaded, true);
 		memcpy(peers, d->peers, d->npeers * sizeof(*peers));
 		ret = d->npeers;
 	}

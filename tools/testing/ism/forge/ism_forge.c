@@ -83,6 +83,7 @@ static int forge_register_ret(struct kretprobe_instance *ri,
 			break;
 	if (i == FORGE_MAX)
 		return 0;
+	/* The real token first: whoever sees the forged one finds it. */
 	smp_store_release(&forged[i].forged, token);
 	pr_info("%s: DMB %#llx handed to SMC as %#llx\n",
 		ism_dev_name(call->dev), call->dmb->token, token);
@@ -103,16 +104,20 @@ static struct kretprobe forge_register = {
 static int forge_unregister_pre(struct kprobe *p, struct pt_regs *regs)
 {
 	struct ism_dmb *dmb = (struct ism_dmb *)regs_get_kernel_argument(regs, 1);
+	u64 token;
 	int i;
 
-	for (i = 0; i < FORGE_MAX; i++)
-		if (dmb->token &&
-		    smp_load_acquire(&forged[i].forged) == dmb->token) {
-			dmb->token = forged[i].real;
-			WRITE_ONCE(forged[i].forged, 0);
-			smp_store_release(&forged[i].real, 0);
-			break;
-		}
+	for (i = 0; i < FORGE_MAX && dmb->token; i++) {
+		/* Pairs with the release in forge_register_ret(). */
+		token = smp_load_acquire(&forged[i].forged);
+		if (token != dmb->token)
+			continue;
+		dmb->token = forged[i].real;
+		WRITE_ONCE(forged[i].forged, 0);
+		/* The entry is free once both are cleared, in order. */
+		smp_store_release(&forged[i].real, 0);
+		break;
+	}
 	return 0;
 }
 
