@@ -84,7 +84,7 @@ a)
 	wait_listen /tmp/s.5301
 	check "SMC-D with b" both_smcd 5301
 	wait $s1
-	check "8M each way with b" grep -q 'server conns=1 ok=1' /tmp/s.5301
+	check "2M each way with b" grep -q 'server conns=1 ok=1' /tmp/s.5301
 	# b is frozen in a full region; c takes its slot.
 	check "the frozen guest is reported gone" \
 		wait_for 300 logged 'no heartbeat'
@@ -110,7 +110,7 @@ a)
 	wait_listen /tmp/s.5304
 	check "SMC-D with the newcomer again" both_smcd 5304
 	wait $s4
-	check "8M each way with the newcomer again" \
+	check "2M each way with the newcomer again" \
 		grep -q 'server conns=1 ok=1' /tmp/s.5304
 	# The second act: c holds 5305 while b's forged tokens come.
 	server 5305 -n 1 &
@@ -134,11 +134,11 @@ b)
 	first=$(slots | head -n 1)
 	pci=$(basename "$(readlink "/sys/class/ism/$dev/device")")
 	check "a joined the region" joined 1
-	deadline 240 client -p 5301 -b 8M --bidir --hold 5 &
+	deadline 240 client -p 5301 -b 2M --bidir --hold 5 &
 	c1=$!
 	check "SMC-D with a" both_smcd 5301
 	wait $c1
-	check "8M each way with a" grep -q 'client conns=1 ok=1' /tmp/c.out
+	check "2M each way with a" grep -q 'client conns=1 ok=1' /tmp/c.out
 	# Open while this guest is frozen, its slot taken: closed after.
 	smc_xfer client -a $peer -p 5300 -b 1M --bidir --hold 1800 \
 		>/tmp/c0.out 2>&1 &
@@ -160,7 +160,7 @@ b)
 		wait_for 60 sh -c "! ismctl dev | grep -q $dev"
 	check "and SMC-D" sh -c "! smc_info dev | grep -q $dev"
 	check "a connection without the device works (TCP)" \
-		deadline 240 client -p 5303 -b 8M --bidir
+		deadline 240 client -p 5303 -b 2M --bidir
 	echo "# trio: the old guest is done"
 	# The host takes its digest of c's partition meanwhile.
 	sleep 5
@@ -203,11 +203,11 @@ c)
 	check "the region was full: this guest waited for a stale slot" \
 		logged 'all [0-9]* slots are claimed'
 	check "a is a peer" wait_for 60 logged 'joined in slot'
-	smc_xfer client -a $peer -w 120 -p 5302 -b 32M --bidir --hold 600 \
+	smc_xfer client -a $peer -w 120 -p 5302 -b 8M --bidir --hold 600 \
 		>/tmp/c.out 2>&1 &
 	c2=$!
 	check "SMC-D with a in the taken slot" both_smcd 5302
-	check "32M each way, then holding" wait_for 240 holding /tmp/c.out 1
+	check "8M each way, then holding" wait_for 240 holding /tmp/c.out 1
 	echo "# trio: the newcomer holds its connection"
 	# b, thawed, runs and says when it is done.
 	check "the old guest is done" hear 5399
@@ -216,17 +216,17 @@ c)
 	cat /tmp/c.out
 	check "the held connection intact after the old guest ran" \
 		grep -q 'client conns=1 ok=1 failed=0 ended=0' /tmp/c.out
-	deadline 240 client -p 5304 -b 8M --bidir --hold 5 &
+	deadline 240 client -p 5304 -b 2M --bidir --hold 5 &
 	c4=$!
 	check "SMC-D with a again" both_smcd 5304
 	wait $c4
-	check "8M each way with a again" grep -q 'client conns=1 ok=1' /tmp/c.out
+	check "2M each way with a again" grep -q 'client conns=1 ok=1' /tmp/c.out
 	# The second act: held while b hands a forged tokens.
-	smc_xfer client -a $peer -w 120 -p 5305 -b 8M --bidir --hold 900 \
+	smc_xfer client -a $peer -w 120 -p 5305 -b 2M --bidir --hold 900 \
 		>/tmp/c5.out 2>&1 &
 	c5=$!
 	check "SMC-D with a, held through b's attack" both_smcd 5305
-	check "8M each way, then holding" wait_for 240 holding /tmp/c5.out 1
+	check "2M each way, then holding" wait_for 240 holding /tmp/c5.out 1
 	check "b told to attack" tell 10.77.0.2 5398
 	check "b is done" hear 5397
 	kill -USR1 $c5
