@@ -37,14 +37,7 @@ doorbell | plain) ;;
 *) log "pair: the mode is doorbell or plain, not '$mode'"; exit 1 ;;
 esac
 label="virtual ISM pair ($mode)"
-out=$ISM_BUILD/debug
-logs=$out/pair-$mode
-qemu_accel || exit 1
-ksrc || exit 1
-mkdir -p "$logs"
-rm -f "$logs"/*.log
-stage_initramfs "$ISM_KSRC" "$out" "$logs/modroot" "$logs/initramfs.cpio.gz" ||
-	exit 1
+region_prepare "pair-$mode" || exit 1
 
 # In doorbell mode the guests share a second region too, another trust
 # domain: the traffic over it must not notice the attacks on the first.
@@ -127,11 +120,9 @@ wait $b2_pid
 b2_rc=$?
 
 rc=$attacks_ran
-# judge ROLE RUN-VM-STATUS
+# judge ROLE RUN-VM-STATUS: region_judge, failing the run
 judge() {
-	"$ISM_TESTDIR/parse-log.py" --ksrc "$ISM_KSRC" --results "$ISM_RESULTS" \
-		"$label $1" "$logs/$1.log"
-	(judge_vm "$2" $? "$label $1" "$logs/$1.log") || rc=1
+	region_judge "$label" "$logs" "$1" "$2" || rc=1
 }
 judge a $a_rc
 judge b2 $b2_rc

@@ -10,6 +10,18 @@
 # loopback, one a guest, so no connection is lost when one is killed;
 # or, for more guests, a multicast group on the loopback.
 
+# region_prepare NAME: the debug kernel's guests' logs and initramfs in
+# logs=$ISM_BUILD/debug/NAME (its old logs removed), the accelerator and
+# the kernel tree (ISM_KSRC) found
+region_prepare() {
+	logs=$ISM_BUILD/debug/$1
+	qemu_accel && ksrc || return 1
+	mkdir -p "$logs"
+	rm -f "$logs"/*.log
+	stage_initramfs "$ISM_KSRC" "$ISM_BUILD/debug" "$logs/modroot" \
+		"$logs/initramfs.cpio.gz"
+}
+
 # region_start doorbell|plain LOGDIR [second]: make the region, start
 # its server (log in LOGDIR/server.log) and set region (the backing
 # file), region_args (the QEMU arguments of a guest's ivshmem device) and
@@ -172,4 +184,13 @@ attack_region() {
 			"status $_rc, at least $_min wanted: $_line"
 		return 1
 	fi
+}
+
+# region_judge LABEL LOGDIR ROLE RUN-VM-STATUS: judge guest ROLE's console
+# log LOGDIR/ROLE.log like the debug VM's (parse-log.py) and its run;
+# fails if either failed
+region_judge() {
+	"$ISM_TESTDIR/parse-log.py" --ksrc "$ISM_KSRC" --results "$ISM_RESULTS" \
+		"$1 $3" "$2/$3.log"
+	(judge_vm "$4" $? "$1 $3" "$2/$3.log")
 }

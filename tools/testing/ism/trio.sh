@@ -31,14 +31,7 @@ set -u
 . "$(dirname "$0")/region.sh"
 
 label="virtual ISM trio"
-out=$ISM_BUILD/debug
-logs=$out/trio
-qemu_accel || exit 1
-ksrc || exit 1
-mkdir -p "$logs"
-rm -f "$logs"/*.log
-stage_initramfs "$ISM_KSRC" "$out" "$logs/modroot" "$logs/initramfs.cpio.gz" ||
-	exit 1
+region_prepare "trio" || exit 1
 
 region_start doorbell "$logs" || { result fail "$label" "no region"; exit 1; }
 
@@ -132,11 +125,9 @@ else
 	result ok "$label: c's slot and partition untouched by the lost b" \
 		"${before#region_digest: }"
 fi
-# judge ROLE RUN-VM-STATUS
+# judge ROLE RUN-VM-STATUS: region_judge, failing the run
 judge() {
-	"$ISM_TESTDIR/parse-log.py" --ksrc "$ISM_KSRC" --results "$ISM_RESULTS" \
-		"$label $1" "$logs/$1.log"
-	(judge_vm "$2" $? "$label $1" "$logs/$1.log") || rc=1
+	region_judge "$label" "$logs" "$1" "$2" || rc=1
 }
 judge a $a_rc
 judge b $b_rc

@@ -174,6 +174,13 @@ bg_smcd() {
 	check "$_what: SMC-D" both_smcd "$_port"
 	wait $_bg
 }
+# bg_server WHAT PORT ARGS...: bg_smcd of an smc_xfer server on PORT
+bg_server() {
+	_w=$1 _p=$2
+	shift 2
+	rm -f "/tmp/s.$_p"
+	bg_smcd "$_w" "$_p" server "$_p" "$@"
+}
 bg_smcd_on() {
 	_what=$1 _port=$2 _dev=$3
 	shift 3
@@ -270,8 +277,7 @@ a)
 	smcd_again_server 5210 "descriptor attack"
 	# Fake peers come and go in the free slots meanwhile.
 	n0=$(peer_lines)
-	rm -f /tmp/s.5211
-	bg_smcd "fake peers flapping" 5211 server 5211 -n 4
+	bg_server "fake peers flapping" 5211 -n 4
 	check "fake peers flapping: 4 connections intact" \
 		grep -q 'server conns=4 ok=4' /tmp/s.5211
 	sleep 2
@@ -294,8 +300,7 @@ a)
 	q=$(cpu_ticks)
 	sleep 3
 	echo "# flood: CPU busy $(busy_since "$q")% while flooded and idle, $quiet% idle before"
-	rm -f /tmp/s.5214
-	bg_smcd "flooded" 5214 server 5214 -n 1
+	bg_server "flooded" 5214 -n 1
 	e1=$(dev_events) t1=$(uptime_s)
 	check "flooded: 16M each way intact" \
 		grep -q 'server conns=1 ok=1' /tmp/s.5214
@@ -311,8 +316,7 @@ a)
 	smcd_again_server 5219 "spoofed fence"
 	# A signal storm, then garbage queue heads, during this one.
 	l0=$(lost_lines)
-	rm -f /tmp/s.5215
-	bg_smcd "signal storm, garbage queue heads" 5215 server 5215 -n 1
+	bg_server "signal storm, garbage queue heads" 5215 -n 1
 	check "signal storm, garbage queue heads: 32M each way intact" \
 		grep -q 'server conns=1 ok=1' /tmp/s.5215
 	check "garbage queue heads reached this guest" \
