@@ -29,7 +29,7 @@ int ivshm_test_init(struct kunit *test)
 		vfree(r->mem);
 		return -EINVAL;
 	}
-	uuid_gen(&r->geo.region_id);
+	get_random_bytes(r->geo.region_id, sizeof(r->geo.region_id));
 	ivshm_format(r->mem, &r->geo);
 	test->priv = r;
 	return 0;
@@ -226,7 +226,7 @@ static void ivshm_chid_range(struct kunit *test)
 	u16 chid;
 
 	for (i = 0; i < 1000; i++) {
-		uuid_gen(&g.region_id);
+		get_random_bytes(g.region_id, sizeof(g.region_id));
 		chid = ivshm_chid(&g);
 		KUNIT_ASSERT_GE(test, chid, 0xFF00);
 		KUNIT_ASSERT_LE(test, chid, 0xFFFE);

@@ -35,7 +35,8 @@ static bool peers_same_region(struct ism_dev *a, struct ism_dev *b)
 {
 	struct ism_ivshm *iva = ism_dev_priv(a), *ivb = ism_dev_priv(b);
 
-	return uuid_equal(&iva->geo.region_id, &ivb->geo.region_id);
+	return !memcmp(iva->geo.region_id, ivb->geo.region_id,
+		       sizeof(iva->geo.region_id));
 }
 
 /*

@@ -17,12 +17,9 @@
 #include <linux/export.h>
 #include <linux/jhash.h>
 #include <linux/kernel.h>
-#include <linux/log2.h>
 #include <linux/string.h>
 
 #include "ivshm_layout.h"
-
-#define IVSHM_SUMMARY_BITS	32
 
 static void *ivshm_part(const struct ivshm_geo *geo, const void *region,
 			u32 slot)
@@ -84,68 +81,6 @@ static bool ivshm_copy_stable(void *dst, const void *src, size_t len,
 }
 
 /**
- * ivshm_geometry() - compute a region's geometry from its parameters
- * @geo: filled on success; region_id is left alone
- * @region_size: bytes of the region, a multiple of %IVSHM_UNIT
- * @max_peers: peer slots, %IVSHM_MIN_PEERS to %IVSHM_MAX_PEERS
- * @max_dmbs: DMB indexes per peer, 1 to %IVSHM_MAX_DMBS
- * @evq_len: event queue entries, a power of two from %IVSHM_MIN_EVQ to
- *	%IVSHM_MAX_EVQ
- *
- * The one definition of where everything is: formatting and reading a
- * header both use it.
- *
- * Return: 0, -EINVAL for a parameter out of range, -ENOSPC if a partition
- * would have less than %IVSHM_MIN_DATA bytes of data area.
- */
-int ivshm_geometry(struct ivshm_geo *geo, u64 region_size, u32 max_peers,
-		   u32 max_dmbs, u32 evq_len)
-{
-	u32 sig_off, evq_off, evq_size, data_off;
-	u64 part_off, part_size;
-
-	if (max_peers < IVSHM_MIN_PEERS || max_peers > IVSHM_MAX_PEERS ||
-	    !max_dmbs || max_dmbs > IVSHM_MAX_DMBS ||
-	    evq_len < IVSHM_MIN_EVQ || evq_len > IVSHM_MAX_EVQ ||
-	    !is_power_of_2(evq_len) || !region_size ||
-	    region_size > IVSHM_MAX_REGION ||
-	    !IS_ALIGNED(region_size, IVSHM_UNIT))
-		return -EINVAL;
-
-	/* With the limits above, all of this fits easily in a u32. */
-	sig_off = ALIGN(max_dmbs * sizeof(struct ivshm_dmb_desc), 64);
-	evq_off = ALIGN(sig_off + (DIV_ROUND_UP(max_dmbs, IVSHM_SUMMARY_BITS) +
-				   max_dmbs) * sizeof(u32), 64);
-	evq_size = sizeof(struct ivshm_evq) +
-		   evq_len * sizeof(struct ivshm_evq_entry);
-	data_off = ALIGN(evq_off + max_peers * evq_size, IVSHM_UNIT);
-	part_off = ALIGN(IVSHM_SLOTS_OFF + max_peers * sizeof(struct ivshm_slot),
-			 IVSHM_UNIT);
-	if (region_size <= part_off)
-		return -ENOSPC;
-	part_size = ALIGN_DOWN(div_u64(region_size - part_off, max_peers),
-			       IVSHM_UNIT);
-	if (part_size < (u64)data_off + IVSHM_MIN_DATA)
-		return -ENOSPC;
-
-	geo->region_size = region_size;
-	geo->max_peers = max_peers;
-	geo->max_dmbs = max_dmbs;
-	geo->evq_len = evq_len;
-	geo->part_off = part_off;
-	geo->part_size = part_size;
-	geo->sig_off = sig_off;
-	geo->evq_off = evq_off;
-	geo->evq_size = evq_size;
-	geo->data_off = data_off;
-	/* DMB offsets in descriptors are u32. */
-	geo->data_len = min_t(u64, part_size - data_off,
-			      ALIGN_DOWN(U32_MAX, IVSHM_UNIT));
-	return 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(ivshm_geometry);
-
-/**
  * ivshm_format() - write a new header and an empty peer table
  * @region: the region, at least @geo->region_size bytes
  * @geo: from ivshm_geometry(), with region_id set
@@ -169,7 +104,7 @@ void ivshm_format(void *region, const struct ivshm_geo *geo)
 	hdr->evq_len = cpu_to_le32(geo->evq_len);
 	hdr->part_off = cpu_to_le64(geo->part_off);
 	hdr->part_size = cpu_to_le64(geo->part_size);
-	export_uuid(hdr->region_id, &geo->region_id);
+	memcpy(hdr->region_id, geo->region_id, sizeof(hdr->region_id));
 	/* The fields are in place before the magic says they are. */
 	virt_wmb();
 	WRITE_ONCE(hdr->magic, cpu_to_le64(IVSHM_MAGIC));
@@ -199,15 +134,14 @@ int ivshm_read_header(const void *region, u64 bar_size, struct ivshm_geo *geo)
 		return -ENODEV;
 	if (le32_to_cpu(hdr.version) != IVSHM_VERSION)
 		return -EPROTONOSUPPORT;
-	if (le64_to_cpu(hdr.region_size) > bar_size ||
-	    ivshm_geometry(&new, le64_to_cpu(hdr.region_size),
-			   le32_to_cpu(hdr.max_peers),
-			   le32_to_cpu(hdr.max_dmbs),
-			   le32_to_cpu(hdr.evq_len)) ||
-	    new.part_off != le64_to_cpu(hdr.part_off) ||
-	    new.part_size != le64_to_cpu(hdr.part_size))
+	if (ivshm_header_geometry(&new, bar_size, le64_to_cpu(hdr.region_size),
+				  le32_to_cpu(hdr.max_peers),
+				  le32_to_cpu(hdr.max_dmbs),
+				  le32_to_cpu(hdr.evq_len),
+				  le64_to_cpu(hdr.part_off),
+				  le64_to_cpu(hdr.part_size)))
 		return -EINVAL;
-	import_uuid(&new.region_id, hdr.region_id);
+	memcpy(new.region_id, hdr.region_id, sizeof(new.region_id));
 	*geo = new;
 	return 0;
 }

@@ -118,7 +118,7 @@ static int ism_ivshm_read_region(struct ism_ivshm *iv, u64 size)
 				size, format_peers, format_dmbs, ret);
 			return ret;
 		}
-		uuid_gen(&iv->geo.region_id);
+		get_random_bytes(iv->geo.region_id, sizeof(iv->geo.region_id));
 		ivshm_format(iv->region, &iv->geo);
 		dev_info(dev, "formatted the region for virtual ISM\n");
 	} else if (ret == -ENODEV) {
