@@ -25,7 +25,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <grp.h>
 #include <poll.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -40,6 +42,8 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <endian.h>
+
+#include "sd_notify.h"
 
 #define MAX_VECTORS	64
 /* IDs are 16 bits: the doorbell register's peer field */
@@ -59,6 +63,9 @@ static struct {
 	unsigned long long shm_size;
 	unsigned int vectors;
 	unsigned int max_peers;
+	uid_t sock_uid;		/* -1: leave */
+	gid_t sock_gid;		/* -1: leave */
+	mode_t sock_mode;
 	int verbose;
 } opt = {
 	.sock_path = "/tmp/ivshmem_socket",
@@ -66,6 +73,9 @@ static struct {
 	.shm_size = 4 << 20,
 	.vectors = 1,
 	.max_peers = 16,
+	.sock_uid = (uid_t)-1,
+	.sock_gid = (gid_t)-1,
+	.sock_mode = 0600,
 };
 
 static struct peer *peers;	/* opt.max_peers slots */
@@ -88,7 +98,7 @@ static void print_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: ism-ivshmem-server [-v] [-S SOCKET] [-m FILE] [-l SIZE] [-n VECTORS]\n"
-		"                          [-p PEERS]\n"
+		"                          [-p PEERS] [-o USER[:GROUP]] [-M MODE]\n"
 		"Serve QEMU's ivshmem-doorbell devices: shared memory FILE and eventfds.\n"
 		"  -S SOCKET   UNIX socket to listen on (default /tmp/ivshmem_socket)\n"
 		"  -m FILE     shared memory file, created if missing, grown to SIZE\n"
@@ -98,6 +108,10 @@ static void print_usage(FILE *f)
 		"  -n VECTORS  interrupt vectors per peer, 1 to %d (default 1)\n"
 		"  -p PEERS    peers at most, 1 to %d (default 16); IDs are given in\n"
 		"              turn from 0 to %d, those in use skipped\n"
+		"  -o USER[:GROUP]  owner of SOCKET (names or numbers; :GROUP alone\n"
+		"              sets the group only)\n"
+		"  -M MODE     permissions of SOCKET, octal (default 0600); QEMU\n"
+		"              needs write permission to connect\n"
 		"  -v          log every connection and departure\n"
 		"  -h, --help  this text\n"
 		"Runs in the foreground until SIGINT or SIGTERM.\n",
@@ -348,7 +362,8 @@ static int fd_room(void)
 static int listen_on(void)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int s;
+	mode_t old_mask;
+	int s, rc;
 
 	if (strlen(opt.sock_path) >= sizeof(sa.sun_path)) {
 		say("%s: path too long", opt.sock_path);
@@ -359,12 +374,80 @@ static int listen_on(void)
 	if (s < 0)
 		return -1;
 	unlink(opt.sock_path);
-	if (bind(s, (struct sockaddr *)&sa, sizeof(sa)) || listen(s, 16)) {
+	/* Nobody may connect before the owner and mode are in place. */
+	old_mask = umask(0177);
+	rc = bind(s, (struct sockaddr *)&sa, sizeof(sa));
+	umask(old_mask);
+	if (rc || chmod(opt.sock_path, opt.sock_mode) ||
+	    chown(opt.sock_path, opt.sock_uid, opt.sock_gid) || listen(s, 16)) {
 		say("%s: %s", opt.sock_path, strerror(errno));
 		close(s);
 		return -1;
 	}
 	return s;
+}
+
+/* parse_id: a number, or a name that @lookup finds (-1 if none) */
+static int parse_id(const char *s, long (*lookup)(const char *), long *id)
+{
+	unsigned long n;
+	char *end;
+
+	errno = 0;
+	n = strtoul(s, &end, 10);
+	if (!errno && end != s && !*end && n < (unsigned long)(uid_t)-1) {
+		*id = n;
+		return 0;
+	}
+	*id = lookup(s);
+	return *id < 0 ? -1 : 0;
+}
+
+static long user_id(const char *name)
+{
+	struct passwd *pw = getpwnam(name);
+
+	return pw ? (long)pw->pw_uid : -1;
+}
+
+static long group_id(const char *name)
+{
+	struct group *gr = getgrnam(name);
+
+	return gr ? (long)gr->gr_gid : -1;
+}
+
+/* parse_owner: "USER", "USER:GROUP" or ":GROUP" */
+static int parse_owner(char *s)
+{
+	char *colon = strchr(s, ':');
+	long id;
+
+	if (colon) {
+		*colon = '\0';
+		if (parse_id(colon + 1, group_id, &id))
+			return -1;
+		opt.sock_gid = id;
+	}
+	if (*s) {
+		if (parse_id(s, user_id, &id))
+			return -1;
+		opt.sock_uid = id;
+	}
+	return 0;
+}
+
+static int parse_mode(const char *s)
+{
+	unsigned long m;
+	char *end;
+
+	errno = 0;
+	m = strtoul(s, &end, 8);
+	if (errno || end == s || *end || m > 0777)
+		return -1;
+	opt.sock_mode = m;
+	return 0;
 }
 
 static int parse_args(int argc, char **argv)
@@ -375,7 +458,7 @@ static int parse_args(int argc, char **argv)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "S:m:l:n:p:vh", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "S:m:l:n:p:o:M:vh", longs, NULL)) != -1) {
 		switch (c) {
 		case 'S':
 			opt.sock_path = optarg;
@@ -398,6 +481,18 @@ static int parse_args(int argc, char **argv)
 		case 'p':
 			if (parse_uint(optarg, MAX_IDS, &opt.max_peers)) {
 				say("-p %s: 1 to %d peers", optarg, MAX_IDS);
+				return 2;
+			}
+			break;
+		case 'o':
+			if (parse_owner(optarg)) {
+				say("-o %s: no such user or group", optarg);
+				return 2;
+			}
+			break;
+		case 'M':
+			if (parse_mode(optarg)) {
+				say("-M %s: an octal mode up to 0777", optarg);
 				return 2;
 			}
 			break;
@@ -458,6 +553,7 @@ int main(int argc, char **argv)
 	say("listening on %s; memory %s, %llu bytes; %u vector(s), %u peers",
 	    opt.sock_path, opt.shm_path, opt.shm_size, opt.vectors,
 	    opt.max_peers);
+	sd_ready();
 
 	for (;;) {
 		pfd[0] = (struct pollfd){ .fd = lsock, .events = POLLIN };

@@ -119,7 +119,7 @@ tool_check() {
 step "tools: unit tests"
 tool_check tools/ism ismctl "ismctl bash completion, JSON escaping"
 tool_check tools/lib/nl nl "netlink attribute checks (nl_attr_parse_policy)"
-tool_check tools/ivshmem ivshmem "ivshmem server against QEMU's protocol"
+tool_check tools/ivshmem ivshmem "ism-region; ivshmem server against QEMU's protocol"
 
 step "KUnit and e2e tests on the debug kernel"
 if [ -n "$debug_pid" ]; then
