@@ -3,10 +3,17 @@
 # Out-of-tree build and tests of the ISM layer; the module list is in
 # Kbuild. `make help` lists the targets.
 
-# The kernel to build against: the running one's build tree, or else the
-# newest Debian headers package.
-KDIR ?= $(or $(wildcard /lib/modules/$(shell uname -r)/build),$(lastword \
-	$(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V)))
+include scripts/kernel-series
+# ism_series VERSION: VERSION's series, if the modules build for it
+ism_series = $(filter $(ISM_KERNEL_SERIES),$(word 1,$(subst ., ,$(1))).$(word \
+	2,$(subst ., ,$(1))))
+
+# The kernel to build against: the running one's build tree if it is of a
+# supported series, or else the newest Debian headers package of one.
+KDIR ?= $(or $(if $(call ism_series,$(shell uname -r)),$(wildcard \
+	/lib/modules/$(shell uname -r)/build)),$(lastword $(shell ls -d \
+	$(ISM_KERNEL_SERIES:%=/usr/src/linux-headers-%.*-amd64) 2>/dev/null | \
+	sort -V)))
 
 TESTDIR := tools/testing/ism
 
@@ -50,9 +57,17 @@ TOOLS_EXTRA_CFLAGS ?=
 
 all: modules tools
 
+# A kernel of another series fails here, saying which series we build
+# for, not in the compiler.
 kdir:
-	@test -f "$(KDIR)/Makefile" || { echo "No kernel build tree: set KDIR= or" \
-		"apt-get install linux-headers-amd64" >&2; exit 1; }
+	@test -f "$(KDIR)/Makefile" || { echo "No Linux $(ISM_KERNEL_SERIES) build tree:" \
+		"set KDIR= or apt-get install linux-headers-amd64" >&2; exit 1; }
+	@v=$$(cat "$(KDIR)/include/config/kernel.release" 2>/dev/null || \
+		$(MAKE) -s -C "$(KDIR)" kernelversion); \
+	case " $(ISM_KERNEL_SERIES) " in *" $$(echo "$$v" | cut -d. -f1-2) "*) ;; \
+	*) echo "KDIR=$(KDIR) is Linux $$v: the ISM modules build for Linux" \
+		"$(ISM_KERNEL_SERIES) only (Debian 12's linux-headers-6.1.0-*-amd64; README: Kernels)" >&2; \
+		exit 1 ;; esac
 
 modules: kdir
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules

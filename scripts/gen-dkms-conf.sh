@@ -14,6 +14,11 @@ cd "$(dirname "$0")/.."
 # built. DKMS has no condition per module, so it skips other kernels
 # (BUILD_EXCLUSIVE_CONFIG) rather than fail on them.
 dirs=$(make --no-print-directory -s -f scripts/ism-modules.mk dirs)
+# And the kernel series (scripts/kernel-series): DKMS skips other kernels
+# (BUILD_EXCLUSIVE_KERNEL, a regular expression on their version), with a
+# message, where a build would fail in the compiler.
+. scripts/kernel-series
+series=$(echo "$ISM_KERNEL_SERIES" | sed 's/\./\\./g; s/ /|/g')
 # shellcheck disable=SC2086 # a list of directories
 config=$(for d in $dirs; do cat "$d/Kbuild"; done |
 	grep -o 'CONFIG_[A-Z0-9_]*' | grep -vx CONFIG_KUNIT | sort -u | paste -sd ' ')
@@ -31,6 +36,7 @@ MAKE[0]="make KDIR=${kernel_source_dir} modules"
 CLEAN="make KDIR=${kernel_source_dir} clean"
 AUTOINSTALL="yes"
 EOT
+	echo "BUILD_EXCLUSIVE_KERNEL=\"^($series)\\.\""
 	echo "BUILD_EXCLUSIVE_CONFIG=\"$config\""
 	# shellcheck disable=SC2046,SC2086 # one make argument per option
 	mods=$(make --no-print-directory -s -f scripts/ism-modules.mk modules \

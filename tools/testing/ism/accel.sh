@@ -13,7 +13,8 @@
 # Why probe: a writable /dev/kvm does not mean KVM runs guests. Under
 # some nested hypervisors every guest stops after "Probing EDD" and
 # prints nothing more. So the probe boots a kernel (ISM_PROBE_KERNEL,
-# default Debian's newest /boot/vmlinuz-*-amd64) under KVM, through
+# default Debian's newest /boot/vmlinuz-*-amd64 of the series the
+# modules build for) under KVM, through
 # run-vm.sh with the same QEMU options as the tests, with a bare
 # initramfs whose /init (ism.mode=probe) prints its end marker and
 # powers off; KVM only if that marker arrives within
@@ -58,7 +59,8 @@ esac
 if [ ! -r "$kvm_dev" ] || [ ! -w "$kvm_dev" ]; then
 	choose tcg "$kvm_dev is not readable and writable by $(id -un)"
 fi
-kernel=${ISM_PROBE_KERNEL:-$(ls /boot/vmlinuz-*-amd64 2>/dev/null | sort -V | tail -n 1)}
+kernel=${ISM_PROBE_KERNEL:-/boot/vmlinuz-$(for k in /boot/vmlinuz-*-amd64; do
+	echo "${k#/boot/vmlinuz-}"; done | kernel_newest)}
 [ -r "$kernel" ] ||
 	choose tcg "no kernel to probe KVM with: '$kernel' (apt-get install linux-image-amd64, or set ISM_PROBE_KERNEL)"
 

@@ -18,7 +18,8 @@
 #	and by a hash of the package list and _DEBROOT_REV, which is bumped
 #	when the root's tweaks change. Never write to it: overlay it.
 # debroot_kver ROOT
-#	Print the newest kernel version in ROOT/boot. Inside the chroot
+#	Print the newest kernel version in ROOT/boot of the series the
+#	modules build for (kernel_newest). Inside the chroot
 #	uname -r is the host's: give dkms and the like -k "$(debroot_kver R)".
 # debroot_overlay BASE WORKDIR
 #	Mount an overlay with BASE as its read-only lower dir and
@@ -173,7 +174,7 @@ _debroot_umount() {
 debroot_kver() {
 	for _dr_k in "$1"/boot/vmlinuz-*; do
 		[ -f "$_dr_k" ] && echo "${_dr_k##*/vmlinuz-}"
-	done | sort -V | tail -n 1 | grep .
+	done | kernel_newest
 }
 
 debroot_chroot() {

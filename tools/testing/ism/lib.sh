@@ -22,6 +22,20 @@ ISM_RESULTS=${ISM_RESULTS:-/dev/null}
 # built but only loaded on request: the selftests' lib/modlist.sh, which
 # ism-load reads too (with ism_modlist, the modules it loads).
 . "$ISM_ROOT/tools/testing/selftests/ism/lib/modlist.sh"
+# ISM_KERNEL_SERIES: the kernel series the modules build for. A machine
+# (or a Debian root) may have other kernels too: the harness boots and
+# builds for those of the series only (kernel_newest).
+. "$ISM_ROOT/scripts/kernel-series"
+
+# kernel_newest: of the kernel versions on stdin, the newest of a series
+# the modules build for; fails if there is none
+kernel_newest() {
+	while read -r _kn; do
+		case " $ISM_KERNEL_SERIES " in
+		*" $(echo "$_kn" | cut -d. -f1-2) "*) echo "$_kn" ;;
+		esac
+	done | sort -V | tail -n 1 | grep .
+}
 # Debian programs the e2e tests run (sockperf, iperf3 through smc_run;
 # jq), and GNU make for
 # kselftest's Makefiles, copied into the initramfs with their libraries.
@@ -151,14 +165,11 @@ ksrc() {
 	export ISM_KSRC
 }
 
-# The newest Debian stock kernel version with both an image and headers.
+# The newest Debian stock kernel version of the series with both an image
+# and headers.
 stock_version() {
-	for k in $(ls /boot/vmlinuz-*-amd64 2>/dev/null | sort -rV); do
+	for k in /boot/vmlinuz-*-amd64; do
 		v=${k#/boot/vmlinuz-}
-		if [ -d "/usr/src/linux-headers-$v" ]; then
-			echo "$v"
-			return 0
-		fi
-	done
-	return 1
+		[ ! -d "/usr/src/linux-headers-$v" ] || echo "$v"
+	done | kernel_newest
 }
