@@ -11,7 +11,7 @@
 # on the loopback ISM device.
 # make demo-vms: two guests on a virtual ISM region (ism_ivshm) and a
 # virtio-net link; ISM_DEMO_ROLE (ism.env) says which this is:
-#   server  10.77.0.1, formats the region; serves sockperf, plain on
+#   server  10.77.0.1, serves sockperf, plain on
 #           port 11111 and through smc_run on 11112, until the client
 #           connects to port 11110 when it is done
 #   client  10.77.0.2, measures against the server and prints the table

@@ -7,7 +7,8 @@
 # or as a file mapped by ivshmem-plain (plain mode, polling). A UDP
 # virtio-net link between them carries SMC's TCP handshake. Each runs the
 # selftest pair/ivshm-pair.sh in its role (a, b); once b has begun its
-# endless transfer its QEMU is killed, and a restarted b (role b2) must
+# endless transfer (and the host saw both in the region it formatted
+# with ism-region: show and check) its QEMU is killed, and a restarted b (role b2) must
 # rejoin the region and talk to a. During one of its transfers b2 is
 # paused for 8 s (its QEMU stopped), past the peer timeout of 3 s: both
 # ends must end that transfer. Then test/region_attack makes its aimed
@@ -65,13 +66,15 @@ guest() {
 		"ism.env=ISM_PAIR_ROLE=$_role,ISM_IVSHM_PCI=$region_pci,ISM_IVSHM_PCI2=$region2_pci" \
 		${poll:+"$poll"} "$@"
 }
-guest a 0 ism_ivshm.format=1 ism_ivshm.format_peers=8 &
+guest a 0 &
 a_pid=$!
 guest b 1 &
 b_pid=$!
 
 # b announces its endless transfer; a few seconds in, it dies.
-wait_line "$logs/b.log" 'pair: the endless transfer begins' $b_pid && sleep 5
+view=1
+wait_line "$logs/b.log" 'pair: the endless transfer begins' $b_pid && sleep 5 &&
+	region_view "$label" "$logs" 2 && view=0
 region_kill b
 wait $b_pid
 log "pair: b's QEMU killed on purpose: its run-vm lines above say so"
@@ -119,7 +122,7 @@ a_rc=$?
 wait $b2_pid
 b2_rc=$?
 
-rc=$attacks_ran
+rc=$((attacks_ran | view))
 # judge ROLE RUN-VM-STATUS: region_judge, failing the run
 judge() {
 	region_judge "$label" "$logs" "$1" "$2" || rc=1

@@ -58,13 +58,14 @@ region_start() {
 }
 
 # region_make doorbell|plain ID FILE SIZE LOG: a region in FILE, SIZE
-# long, with its server (socket ID.sock in region_dir, log LOG) in
-# doorbell mode; region_made: the QEMU arguments of a guest's function
-# on it, with QEMU ID ID
+# long, formatted by the host tool as an operator's would be (8 peer
+# slots, 1024 DMB indexes each), with its server (socket ID.sock in
+# region_dir, log LOG) in doorbell mode; region_made: the QEMU arguments
+# of a guest's function on it, with QEMU ID ID
 region_make() {
 	if [ "$1" = doorbell ]; then
-		"$ISM_ROOT/tools/ivshmem/ism-ivshmem-server" -S "$region_dir/$2.sock" \
-			-m "$3" -l "$4" -n 1 -p 8 2>"$5" &
+		# exec: $! is the server, which region_stop ends
+		(exec_region_tool "$3" "$4" -s socket="$region_dir/$2.sock" serve) >"$5" 2>&1 &
 		region_servers="$region_servers $!"
 		wait_for_file 10 "$region_dir/$2.sock" || {
 			log "region: no server socket after 10 s: see $5"
@@ -72,9 +73,21 @@ region_make() {
 		}
 		region_made="-chardev socket,path=$region_dir/$2.sock,id=$2 -device ivshmem-doorbell,chardev=$2,vectors=1"
 	else
-		truncate -s "$4" "$3"
+		(exec_region_tool "$3" "$4" -s mode=plain format) >"$5" 2>&1 || {
+			log "region: $3 not formatted: $(cat "$5")"
+			return 1
+		}
 		region_made=$(ivshmem_plain "$2" "$3" "$4")
 	fi
+}
+
+# exec_region_tool FILE SIZE ARG...: become ism-region on the region in
+# FILE (in a subshell)
+exec_region_tool() {
+	_rt_file=$1 _rt_size=$2
+	shift 2
+	exec "$ISM_ROOT/tools/ivshmem/ism-region" -s memory="$_rt_file" \
+		-s size="$_rt_size" -s peers=8 -s dmbs=1024 "$@"
 }
 
 # ivshmem_plain ID FILE SIZE: the QEMU arguments of an ivshmem-plain
@@ -144,6 +157,29 @@ region_pause() {
 	region_freeze "$1"
 	sleep "$2"
 	region_thaw "$1"
+}
+
+# region_view LABEL LOGDIR N: the host's view of the first region while
+# N guests hold SMC-D connections in it: ism-region show must find N
+# active slots, each with DMBs published, and check must find the region
+# consistent (once of two tries: a descriptor being rewritten can be
+# caught half-way); show's output in LOGDIR/show.txt. A result line.
+region_view() {
+	_rv=$ISM_ROOT/tools/ivshmem/ism-region
+	"$_rv" show "$region" >"$2/show.txt" 2>&1
+	_rv_n=$("$_rv" show -j "$region" 2>>"$2/show.txt" |
+		jq '[.slots[] | select(.state == "active" and .dmbs > 0)] | length')
+	if [ "$_rv_n" != "$3" ]; then
+		result fail "$1 host view" "ism-region show: ${_rv_n:-no} active slot(s) with DMBs, not $3: see $2/show.txt"
+		return 1
+	fi
+	if "$_rv" check "$region" >"$2/check.log" 2>&1 ||
+		"$_rv" check "$region" >"$2/check.log" 2>&1; then
+		result ok "$1 host view" "ism-region: $3 active slots with DMBs; consistent"
+	else
+		result fail "$1 host view" "ism-region check: $(head -n 1 "$2/check.log")"
+		return 1
+	fi
 }
 
 # wait_line LOG TEXT PID: until LOG has TEXT (15 min) or the VM of

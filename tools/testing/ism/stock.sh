@@ -78,7 +78,7 @@ if [ "$mode" = demo-vms ]; then
 		region_guest "$_r" "$_e" "/boot/vmlinuz-$ver" "$out/initramfs.cpio.gz" \
 			"$out/vms-$_r.log" ism.mode=demo "ism.env=ISM_DEMO_ROLE=$_r" "$@"
 	}
-	vms server 0 ism_ivshm.format=1 &
+	vms server 0 &
 	s_pid=$!
 	vms client 1
 	c_rc=$?

@@ -60,7 +60,7 @@ digest() {
 		tee -a "$logs/digest.log"
 }
 
-guest a hub1 ism_ivshm.format=1 ism_ivshm.format_peers=8 &
+guest a hub1 &
 a_pid=$!
 guest b hub2 &
 b_pid=$!

@@ -19,9 +19,11 @@ ivshm_dev() {
 	ivshm_dev_at "${ISM_IVSHM_PCI:-}"
 }
 
-# bind_ivshm: there is a virtual ISM device. The devices appear only
-# once the first guest formatted the region: the others ask the driver
-# to probe again (wait_for 120 bind_ivshm) until they have one.
+# bind_ivshm: there is a virtual ISM device. The host formats a region
+# before its guests start (ism-region); where a guest formats it instead
+# (bare QEMU, ism_ivshm.format=1), the devices of the others appear only
+# once it has: they ask the driver to probe again (wait_for 120
+# bind_ivshm) until they have one.
 bind_ivshm() {
 	[ -n "$(ivshm_dev)" ] && return 0
 	for _d in /sys/bus/pci/devices/*; do

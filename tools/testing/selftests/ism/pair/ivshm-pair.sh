@@ -5,8 +5,8 @@
 # virtio-net link for SMC's TCP handshake; tools/testing/ism/pair.sh
 # starts them and the region's server. ISM_PAIR_ROLE says which guest
 # this is:
-#   a   10.77.0.1, formats the region (ism_ivshm.format=1 on its command
-#       line) and runs the servers; it sees b killed mid-transfer, then
+#   a   10.77.0.1, runs the servers (the host formatted the region with
+#       ism-region); it sees b killed mid-transfer, then
 #       talks to b2
 #   b   10.77.0.2, the clients; the host kills it during its last transfer
 #   b2  10.77.0.2 again, a restarted b rejoining the region; the host
@@ -68,7 +68,7 @@ second_clean() {
 }
 
 # A second region (ISM_IVSHM_PCI2, doorbell mode): a binds it from the
-# start and formats it; b2 binds it once it lost the first. SMC prefers
+# start; b2 binds it once it lost the first. SMC prefers
 # the SMC-D device registered last: until then b and b2 use the first.
 second=${ISM_IVSHM_PCI2:-}
 [ -z "$second" ] || [ "$role" = a ] ||

@@ -5,7 +5,7 @@
 # virtio-net hub; tools/testing/ism/trio.sh starts them, the region's
 # server and the host's fake peers that fill every free slot. ISM_PAIR_ROLE
 # says which guest this is:
-#   a   10.77.0.1, formats the region and runs the servers
+#   a   10.77.0.1, runs the servers
 #   b   10.77.0.2. First act: talks to a over SMC-D and keeps a
 #       connection open, has the host fill the region, then has itself
 #       frozen (its QEMU stopped); thawed once the newcomer holds an
