@@ -85,12 +85,13 @@ struct ism_ivshm_dmb {
  * @leave: withdraws a lost device from its clients (ism_ivshm_gone())
  * @peer_log: the budget of every log line a peer or the region can
  *	trigger, one for the device (ism_ivshm_peer_log())
- * @dmb_lock: protects @dmbs, @dmb_used, @pages_used and the next-fit
- *	cursors; taken with interrupts off, since the receive path checks
+ * @dmb_lock: protects @dmbs, @dmb_used, @pages_used, @units_used (which
+ *	ops.dmb_space reads without it) and the next-fit cursors; taken with interrupts off, since the receive path checks
  *	@dmbs in hard-irq context
  * @dmbs: this guest's DMBs, by index
  * @dmb_used: bitmap of indexes of @dmbs in use
  * @pages_used: bitmap of the own data area's units in use
+ * @units_used: the bits set in @pages_used
  * @next_idx: where the search for a free index starts
  * @next_page: where the search for free units starts; DMB memory is
  *	reused as late as possible, since a peer may still be writing into
@@ -136,6 +137,7 @@ struct ism_ivshm {
 	struct ism_ivshm_dmb *dmbs;
 	unsigned long *dmb_used;
 	unsigned long *pages_used;
+	u32 units_used;
 	u32 next_idx;
 	u32 next_page;
 

@@ -78,6 +78,7 @@ static long ism_ivshm_alloc_units(struct ism_ivshm *iv, u32 n)
 	if (at >= units)
 		return -ENOSPC;
 	bitmap_set(iv->pages_used, at, n);
+	WRITE_ONCE(iv->units_used, iv->units_used + n);
 	iv->next_page = at + n;
 	return at;
 }
@@ -174,6 +175,8 @@ static int ism_ivshm_unregister_dmb(struct ism_dev *ism, struct ism_dmb *dmb)
 		ivshm_retract_dmb(&iv->geo, iv->region, iv->slot, idx);
 	bitmap_clear(iv->pages_used, d->offset / IVSHM_UNIT,
 		     DIV_ROUND_UP(d->len, IVSHM_UNIT));
+	WRITE_ONCE(iv->units_used,
+		   iv->units_used - DIV_ROUND_UP(d->len, IVSHM_UNIT));
 	__clear_bit(idx, iv->dmb_used);
 	d->live = false;
 	d->token = 0;
@@ -360,6 +363,15 @@ static int ism_ivshm_signal_event(struct ism_dev *ism, const uuid_t *rgid,
 	return 0;
 }
 
+/* No lock: a reader of sysfs or netlink gets a value of the moment. */
+static void ism_ivshm_dmb_space(struct ism_dev *ism, u64 *used, u64 *total)
+{
+	struct ism_ivshm *iv = ism_dev_priv(ism);
+
+	*used = (u64)READ_ONCE(iv->units_used) * IVSHM_UNIT;
+	*total = iv->geo.data_len;
+}
+
 const struct ism_device_ops ism_ivshm_ops = {
 	.query_remote_gid = ism_ivshm_query_remote_gid,
 	.register_dmb = ism_ivshm_register_dmb,
@@ -370,4 +382,5 @@ const struct ism_device_ops ism_ivshm_ops = {
 	.attach_dmb = ism_ivshm_attach_dmb,
 	.detach_dmb = ism_ivshm_detach_dmb,
 	.dmb_owner = ism_ivshm_dmb_owner,
+	.dmb_space = ism_ivshm_dmb_space,
 };

@@ -208,6 +208,12 @@ struct device *ism_dev_device(struct ism_dev *dev);
  *	has with a peer whose DMB refused a write; such a device reports
  *	every peer that goes away with an %ISM_EVT_GID event. Any context
  *	but hard irq; must not sleep.
+ * @dmb_space: optional; bytes of the device's DMB space in DMBs now
+ *	(@used) and in all (@total), for a device whose DMBs come from a
+ *	fixed area (the virtual ISM device: its partition of the region).
+ *	Shown by netlink and sysfs, and logged when @register_dmb finds no
+ *	room. Any context but hard irq; must not sleep or take a lock the
+ *	core may hold (sysfs reads it during device removal).
  *
  * The core copies the driver's const template into each &struct ism_dev,
  * so the data path is one indirect call with no extra dereference.
@@ -229,6 +235,7 @@ struct ism_device_ops {
 	int (*attach_dmb)(struct ism_dev *dev, struct ism_dmb *dmb);
 	int (*detach_dmb)(struct ism_dev *dev, u64 token);
 	int (*dmb_owner)(struct ism_dev *dev, u64 token, uuid_t *gid);
+	void (*dmb_space)(struct ism_dev *dev, u64 *used, u64 *total);
 };
 
 /**

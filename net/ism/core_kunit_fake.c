@@ -260,6 +260,19 @@ static int fake_dmb_owner(struct ism_dev *dev, u64 token, uuid_t *gid)
 	return fake->ret;
 }
 
+/* A fixed space of max_dmbs DMBs of max_dmb_len; in use: what is registered. */
+static void fake_dmb_space(struct ism_dev *dev, u64 *used, u64 *total)
+{
+	struct fake_dev *fake = to_fake(dev);
+	unsigned int i;
+
+	*used = 0;
+	for (i = 0; i < FAKE_MAX_DMBS; i++)
+		if (fake->slots[i].used)
+			*used += fake->slots[i].len;
+	*total = (u64)dev->max_dmbs * dev->max_dmb_len;
+}
+
 /* Only the mandatory ops. */
 const struct ism_device_ops fake_ops_min = {
 	.query_remote_gid = fake_query_remote_gid,
@@ -282,6 +295,7 @@ const struct ism_device_ops fake_ops_full = {
 	.attach_dmb = fake_attach_dmb,
 	.detach_dmb = fake_detach_dmb,
 	.dmb_owner = fake_dmb_owner,
+	.dmb_space = fake_dmb_space,
 };
 
 unsigned int fake_used(struct ism_dev *dev)

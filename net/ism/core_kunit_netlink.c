@@ -373,6 +373,47 @@ static void nl_stats_count(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, STAT(stats, ERR_OTHER), 0);
 }
 
+/* A device with a fixed DMB space reports it; a full one counts refusals. */
+static void nl_dmb_space(struct kunit *test)
+{
+	struct ism_dev *dev = nl_test_devs[0];
+	struct nlattr *tb[ISM_ATTR_MAX + 1];
+	struct ism_dmb dmb = { .len = NL_TEST_LEN }, more;
+	struct sk_buff *skb;
+	u64 stats[ISM_STAT_NUM];
+	u32 dmbs;
+
+	ism_get_local_gid(dev, &dmb.rgid);
+	more = dmb;
+	KUNIT_ASSERT_EQ(test, ism_register_dmb(dev, &dmb, &nl_test_client), 0);
+	skb = ism_nl_dev_msg(&nl_req_dev(test, ism_dev_name(dev), NULL)->info);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(skb));
+	KUNIT_ASSERT_EQ(test, nlmsg_parse_deprecated(nlmsg_hdr(skb), GENL_HDRLEN,
+						     tb, ISM_ATTR_MAX, NULL,
+						     NULL), 0);
+	KUNIT_EXPECT_NOT_NULL(test, tb[ISM_ATTR_DEV_DMB_SPACE]);
+	KUNIT_EXPECT_NOT_NULL(test, tb[ISM_ATTR_DEV_DMB_SPACE_USED]);
+	if (tb[ISM_ATTR_DEV_DMB_SPACE] && tb[ISM_ATTR_DEV_DMB_SPACE_USED]) {
+		KUNIT_EXPECT_EQ(test, nla_get_u64(tb[ISM_ATTR_DEV_DMB_SPACE]),
+				(u64)dev->max_dmbs * dev->max_dmb_len);
+		KUNIT_EXPECT_EQ(test,
+				nla_get_u64(tb[ISM_ATTR_DEV_DMB_SPACE_USED]),
+				NL_TEST_LEN);
+	}
+	kfree_skb(skb);
+
+	/* The device is full: the refusal is counted (and logged). */
+	to_fake(dev)->register_err = -ENOSPC;
+	KUNIT_EXPECT_EQ(test, ism_register_dmb(dev, &more, &nl_test_client),
+			-ENOSPC);
+	to_fake(dev)->register_err = 0;
+	nl_dev_read(test, dev, stats, &dmbs);
+	KUNIT_EXPECT_EQ(test, dmbs, 1);
+	KUNIT_EXPECT_EQ(test, STAT(stats, ERR_NOSPC), 1);
+	KUNIT_EXPECT_EQ(test, STAT(stats, DMBS_REGISTERED), 1);
+	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(dev, &dmb), 0);
+}
+
 static void nl_stats_reset(struct kunit *test)
 {
 	struct ism_dev *dev = nl_test_devs[0];
@@ -436,6 +477,7 @@ static struct kunit_case nl_dev_cases[] = {
 	KUNIT_CASE(nl_dev_new_del),
 	KUNIT_CASE(nl_stats_count),
 	KUNIT_CASE(nl_stats_reset),
+	KUNIT_CASE(nl_dmb_space),
 	{}
 };
 

@@ -14,6 +14,26 @@
 #include "ism_core.h"
 #include "ism_trace.h"
 
+/* A device without room is a capacity the host or the administrator chose
+ * (a region's size, its DMB indexes): say so, as clients like SMC fall
+ * back quietly. Rate-limited: SMC retries at every smaller size.
+ */
+static void ism_dmb_no_room(struct ism_dev *dev, u32 len)
+{
+	u64 used, total;
+
+	if (!dev->ops.dmb_space) {
+		dev_warn_ratelimited(&dev->dev, "no room for a DMB of %u bytes: %d of %u DMBs registered\n",
+				     len, atomic_read(&dev->dmb_count),
+				     dev->max_dmbs);
+		return;
+	}
+	dev->ops.dmb_space(dev, &used, &total);
+	dev_warn_ratelimited(&dev->dev, "no room for a DMB of %u bytes: %d of %u DMBs registered, %llu of %llu bytes in use\n",
+			     len, atomic_read(&dev->dmb_count), dev->max_dmbs,
+			     used, total);
+}
+
 /**
  * ism_register_dmb() - register a DMB for a client
  * @dev: device the client was given by add_dev
@@ -32,7 +52,8 @@
  * being removed); -ENOMEM; -EIO if the device returned an index it already
  * uses or one not below max_dmbs, or a dma_addr of 0 (a driver bug: SMC
  * 6.1 never frees such a DMB); or the device's error (-ENOSPC when all
- * indexes are in use).
+ * indexes or all its DMB space are in use: counted in err-nospc and
+ * logged, rate-limited, with the device's use).
  */
 int ism_register_dmb(struct ism_dev *dev, struct ism_dmb *dmb,
 		     struct ism_client *client)
@@ -86,6 +107,8 @@ unlock:
 out:
 	ism_stat_add(dev, ism_stat_error(ret), 1);
 	trace_ism_dmb_register(dev, client, dmb, ret);
+	if (ret == -ENOSPC)
+		ism_dmb_no_room(dev, dmb->len);
 	return ret;
 }
 EXPORT_SYMBOL_NS_GPL(ism_register_dmb, ISM);

@@ -75,6 +75,22 @@ static int ism_nl_put_stats(struct sk_buff *skb, struct ism_dev *dev)
 	return 0;
 }
 
+/* The device's DMB space, where it has a fixed one (ops.dmb_space). */
+static int ism_nl_put_space(struct sk_buff *skb, struct ism_dev *dev)
+{
+	u64 used, total;
+
+	if (!dev->ops.dmb_space)
+		return 0;
+	dev->ops.dmb_space(dev, &used, &total);
+	if (nla_put_u64_64bit(skb, ISM_ATTR_DEV_DMB_SPACE, total,
+			      ISM_ATTR_PAD) ||
+	    nla_put_u64_64bit(skb, ISM_ATTR_DEV_DMB_SPACE_USED, used,
+			      ISM_ATTR_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
 /**
  * ism_nl_fill_dev() - put one device message into @skb
  * @skb: message buffer
@@ -108,6 +124,7 @@ int ism_nl_fill_dev(struct sk_buff *skb, struct ism_dev *dev, u32 portid,
 	    nla_put_u32(skb, ISM_ATTR_DEV_MAX_DMBS, dev->max_dmbs) ||
 	    nla_put_u32(skb, ISM_ATTR_DEV_MAX_DMB_LEN, dev->max_dmb_len) ||
 	    nla_put_u32(skb, ISM_ATTR_DEV_DMBS, atomic_read(&dev->dmb_count)) ||
+	    ism_nl_put_space(skb, dev) ||
 	    ((dev->going || dev->del_queued) &&
 	     nla_put_flag(skb, ISM_ATTR_DEV_GOING)) ||
 	    ism_nl_put_clients(skb, dev) || ism_nl_put_stats(skb, dev)) {

@@ -58,6 +58,29 @@ static ssize_t dmbs_show(struct device *d, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(dmbs);
 
+/* The device's DMB space, where it has a fixed one (ops.dmb_space). */
+static ssize_t dmb_space_show(struct device *d, struct device_attribute *attr,
+			      char *buf)
+{
+	struct ism_dev *dev = to_ism_dev(d);
+	u64 used, total;
+
+	dev->ops.dmb_space(dev, &used, &total);
+	return sysfs_emit(buf, "%llu\n", total);
+}
+static DEVICE_ATTR_RO(dmb_space);
+
+static ssize_t dmb_space_used_show(struct device *d,
+				   struct device_attribute *attr, char *buf)
+{
+	struct ism_dev *dev = to_ism_dev(d);
+	u64 used, total;
+
+	dev->ops.dmb_space(dev, &used, &total);
+	return sysfs_emit(buf, "%llu\n", used);
+}
+static DEVICE_ATTR_RO(dmb_space_used);
+
 static struct attribute *ism_dev_attrs[] = {
 	&dev_attr_gid.attr,
 	&dev_attr_chid.attr,
@@ -65,11 +88,25 @@ static struct attribute *ism_dev_attrs[] = {
 	&dev_attr_max_dmbs.attr,
 	&dev_attr_max_dmb_len.attr,
 	&dev_attr_dmbs.attr,
+	&dev_attr_dmb_space.attr,
+	&dev_attr_dmb_space_used.attr,
 	NULL,
 };
 
+static umode_t ism_dev_attr_visible(struct kobject *kobj,
+				    struct attribute *attr, int n)
+{
+	struct ism_dev *dev = to_ism_dev(kobj_to_dev(kobj));
+
+	if ((attr == &dev_attr_dmb_space.attr ||
+	     attr == &dev_attr_dmb_space_used.attr) && !dev->ops.dmb_space)
+		return 0;
+	return attr->mode;
+}
+
 static const struct attribute_group ism_dev_group = {
 	.attrs = ism_dev_attrs,
+	.is_visible = ism_dev_attr_visible,
 };
 
 /* The class's dev_groups: every device gets them. */

@@ -29,6 +29,8 @@ static const struct nl_policy ism_attr_info[ISM_ATTR_MAX + 1] = {
 	[ISM_ATTR_CLIENT_DMBS] = { "client-dmbs", NL_ATTR_U32 },
 	[ISM_ATTR_DEV_GOING] = { "dev-going", NL_ATTR_FLAG },
 	[ISM_ATTR_DEV_CLIENTS_REFUSED] = { "dev-clients-refused", NL_ATTR_NESTED },
+	[ISM_ATTR_DEV_DMB_SPACE] = { "dev-dmb-space", NL_ATTR_U64 },
+	[ISM_ATTR_DEV_DMB_SPACE_USED] = { "dev-dmb-space-used", NL_ATTR_U64 },
 };
 
 static const struct nl_policy ism_stat_attr_info[ISM_STAT_ATTR_MAX + 1] = {

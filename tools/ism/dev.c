@@ -78,6 +78,12 @@ static int dev_cb(const struct nlmsghdr *nlh, void *arg)
 	out_kv_uint("max_dmbs", ism_uint(tb[ISM_ATTR_DEV_MAX_DMBS]));
 	out_kv_uint("max_dmb_len", ism_uint(tb[ISM_ATTR_DEV_MAX_DMB_LEN]));
 	out_kv_uint("dmbs", ism_uint(tb[ISM_ATTR_DEV_DMBS]));
+	/* A device with a fixed DMB space (the virtual ISM device's). */
+	if (tb[ISM_ATTR_DEV_DMB_SPACE] && tb[ISM_ATTR_DEV_DMB_SPACE_USED]) {
+		out_kv_uint("dmb_space", ism_uint(tb[ISM_ATTR_DEV_DMB_SPACE]));
+		out_kv_uint("dmb_space_used",
+			    ism_uint(tb[ISM_ATTR_DEV_DMB_SPACE_USED]));
+	}
 	dev_names(tb[ISM_ATTR_DEV_CLIENTS], "clients", " clients ");
 	if (name_count(tb[ISM_ATTR_DEV_CLIENTS_REFUSED]))
 		dev_names(tb[ISM_ATTR_DEV_CLIENTS_REFUSED], "refused",

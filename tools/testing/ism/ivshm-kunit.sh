@@ -7,7 +7,8 @@
 # driver formats both (ism_ivshm.format=1). ism_ivshm_peers and
 # ism_ivshm_hostile then run between two real devices of one region, as
 # two guests' would, with a device of another region beside them, and
-# must not be skipped (ism_ivshm_kunit.need_peers=1). Console log:
+# must not be skipped (ism_ivshm_kunit.need_peers=1). Then the e2e test
+# ivshm-full.sh fills the devices' DMB space. Console log:
 # build/debug/ivshm-kunit/vm.log.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -28,7 +29,7 @@ truncate -s 16M "$dir/region" "$dir/other"
 ISM_QEMU_ARGS="$(ivshmem_plain iv0 "$dir/region" 16M) $(ivshmem_plain iv1 "$dir/region" 16M) $(ivshmem_plain iv2 "$dir/other" 16M)" \
 	"$ISM_TESTDIR/run-vm.sh" \
 	"$ISM_KSRC/arch/x86/boot/bzImage" "$logs/initramfs.cpio.gz" \
-	"$logs/vm.log" ism.mode=test ism.suite=ism_ivshm_kunit \
+	"$logs/vm.log" ism.mode=test ism.suite=ism_ivshm_kunit ism.e2e_only=ivshm-full \
 	ism_ivshm.format=1 ism_ivshm.format_peers=8 ism_ivshm_kunit.need_peers=1
 vm_rc=$?
 "$ISM_TESTDIR/parse-log.py" --kunit --ksrc "$ISM_KSRC" --results "$ISM_RESULTS" \

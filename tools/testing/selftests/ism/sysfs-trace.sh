@@ -30,6 +30,9 @@ eq "sysfs: type" "$(cat $SYS/type)" loopback
 eq "sysfs: max_dmbs" "$(cat $SYS/max_dmbs)" 5000
 eq "sysfs: max_dmb_len" "$(cat $SYS/max_dmb_len)" 1048576
 eq "sysfs: dmbs before the workload" "$(cat $SYS/dmbs)" 0
+[ ! -e $SYS/dmb_space ] && [ ! -e $SYS/dmb_space_used ] &&
+	ok "sysfs: a loopback device has no fixed DMB space" ||
+	bad "sysfs: dmb_space on a loopback device"
 
 [ -d $T/events ] || mount -t tracefs tracefs $T ||
 	{ bad "mount tracefs"; exit 1; }
