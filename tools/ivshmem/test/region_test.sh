@@ -39,7 +39,7 @@ has() {
 }
 # poke FILE OFFSET HEXBYTES: write bytes into the region file
 poke() {
-	printf "$(echo "$3" | sed 's/\(..\)/\\x\1/g')" |
+	printf '%b' "$(echo "$3" | sed 's/\(..\)/\\x\1/g')" |
 		dd of="$1" bs=1 seek="$2" conv=notrunc status=none
 }
 conf() {
@@ -75,8 +75,10 @@ name=bad
 for line in "size = 3M" "buffer = 8K" "guests = 65" "evq = 12" "perm = 0999" \
 	"memory = relative" "colour = blue" "no equals sign"; do
 	conf "memory = $tmp/bad" "$line"
-	"$tool" -C "$tmp/conf" config bad >"$tmp/out" 2>&1
-	[ $? -ne 0 ] || { bad "'$line' refused"; continue; }
+	if "$tool" -C "$tmp/conf" config bad >"$tmp/out" 2>&1; then
+		bad "'$line' refused"
+		continue
+	fi
 	[ -s "$tmp/out" ] && ok "'$line' refused: $(head -n 1 "$tmp/out")" ||
 		bad "'$line' refused without a reason"
 done

@@ -5,7 +5,8 @@
 # in the Debian 12 root where ism-dkms and ism-tools were installed,
 # after ism.service. Checks that the service set SMC-D up from the
 # DKMS-built modules, runs Debian's sockperf through smc_run over it and
-# checks that the connection is SMC-D; the unit powers the machine off
+# checks that the connection is SMC-D, and that a virtual ISM region's
+# unit serves its socket as configured; the unit powers the machine off
 # when it ends. Each line starts with "ism-debtest: "; the last is "PASS"
 # or "FAIL: WHY".
 UEID=$1
@@ -92,6 +93,24 @@ smc_ueid show | grep -qx "$UEID" && fail "UEID $UEID still set after ism-setup s
 left=$(grep -E '^ism_(core|lo|smcd) ' /proc/modules | cut -d' ' -f1)
 [ -z "$left" ] || fail "still loaded after ism-setup stop: $left"
 out "ism.service stopped: UEID removed, modules unloaded"
+
+# The virtual ISM region deb-test.sh configured: its unit serves the
+# socket and file with the configured owner and mode, and a restart
+# leaves the formatted region (its identity) as it was.
+region=ism-ivshmem-server@debtest
+systemctl is-active --quiet $region ||
+	fail "$region is not active: $(journalctl -u $region -n 10 --no-pager)"
+sock=$(stat -c '%U %G %a %F' /run/ism/debtest/ivshmem.sock 2>&1)
+[ "$sock" = "nobody nogroup 660 socket" ] || fail "the region's socket: $sock"
+mem=$(stat -c '%U %G %a %s' /dev/shm/ism-debtest 2>&1)
+[ "$mem" = "nobody nogroup 660 16777216" ] || fail "the region's file: $mem"
+id=$(ism-region show debtest | sed -n '1s/.* id //p')
+[ -n "$id" ] || fail "ism-region show debtest: $(ism-region show debtest 2>&1)"
+systemctl restart $region || fail "systemctl restart $region"
+[ "$(ism-region show debtest | sed -n '1s/.* id //p')" = "$id" ] ||
+	fail "the restart formatted the region again"
+out "$region: socket and file $sock; region $id kept through a restart"
+out "$region: $(systemd-analyze security $region | tail -n 1)"
 
 if dmesg | grep -E 'BUG:|WARNING:|Oops|Call Trace|UBSAN|KASAN' >/tmp/reports; then
 	sed 's/^/ism-debtest: report: /' /tmp/reports

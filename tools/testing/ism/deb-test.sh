@@ -18,11 +18,15 @@
 #  3. upgrades to this version: DKMS drops the old version's tree and
 #     builds the new one, signed with the configured key; the
 #     administrator's /etc/default/ism survives;
-#  4. boots the root's kernel in QEMU with systemd: ism.service (enabled
+#  4. installs Debian 12's 6.12 headers, which DKMS must skip (the
+#     modules build for 6.1: scripts/kernel-series) with apt succeeding;
+#  5. boots the root's kernel in QEMU with systemd: ism.service (enabled
 #     for the test) loads the DKMS-built modules and sets the UEID, and
 #     deb-guest.sh runs sockperf through smc_run and checks that the
-#     connections are SMC-D;
-#  5. purges both packages: no file of theirs, no DKMS tree, no module
+#     connections are SMC-D; a virtual ISM region's unit
+#     (ism-ivshmem-server@debtest, enabled for the test) serves its
+#     socket with the configured owner and mode;
+#  6. purges both packages: no file of theirs, no DKMS tree, no module
 #     or module-load entry, no unit link is left (compared with the
 #     root before step 1).
 set -u
@@ -218,6 +222,38 @@ check "deb: every installed module ends in a signature by the test MOK" sig_tail
 check "deb: the administrator's /etc/default/ism kept" \
 	grep -qx "ISM_UEID=$UEID" "$root/etc/default/ism"
 
+step "a kernel the modules do not build for: Debian 12's 6.12 headers"
+# other_kernel: the newest linux-headers-6.12.*+deb12-amd64 installs with
+# apt while ism-dkms is installed: DKMS says it skips the kernel, apt
+# succeeds and leaves no package half-configured, DKMS's build for the
+# 6.1 kernel stays, and make in the DKMS tree names the series it builds
+# for instead of failing in the compiler. other: the package, purged
+# before the root is compared at the end.
+other=
+other_kernel() {
+	inroot apt-get update -q >/dev/null || return 1
+	other=$(inroot apt-cache pkgnames linux-headers-6.12. |
+		grep -- '+deb12-amd64$' | sort -V | tail -n 1)
+	[ -n "$other" ] || { echo "no linux-headers-6.12.*+deb12-amd64 in the archive"; return 1; }
+	_ok=${other#linux-headers-}
+	inroot apt-get install -y --no-install-recommends "$other" >"$out/other.log" 2>&1
+	_rc=$?
+	grep -i -E 'dkms|ism|error' "$out/other.log"
+	[ $_rc -eq 0 ] || { echo "apt-get install $other: exit $_rc"; return 1; }
+	grep -q "BUILD_EXCLUSIVE directive which does not match this kernel" "$out/other.log" ||
+		{ echo "DKMS did not say it skips $_ok"; return 1; }
+	[ -z "$(inroot dpkg --audit)" ] || { inroot dpkg --audit; return 1; }
+	! ls "$root/lib/modules/$_ok/updates/dkms/" 2>/dev/null | grep . ||
+		{ echo "modules built for $_ok"; return 1; }
+	dkms_is "$ver" || return 1
+	inroot make -C "/usr/src/ism-$ver" KDIR="/usr/src/linux-headers-$_ok" \
+		modules >"$out/other-make.log" 2>&1 && { echo "make built for $_ok"; return 1; }
+	cat "$out/other-make.log"
+	grep -q "build for Linux 6.1 only" "$out/other-make.log"
+}
+check "deb: 6.12 headers: DKMS skips them with a message, apt stays healthy, make names 6.1" \
+	other_kernel
+
 step "boot $kver in QEMU: ism.service, sockperf through smc_run over SMC-D"
 qemu_accel || { result fail "deb: a QEMU accelerator (accel.sh)"; summary; }
 cat >"$root/etc/systemd/system/ism-debtest.service" <<EOT
@@ -238,7 +274,13 @@ StandardError=journal+console
 WantedBy=multi-user.target
 EOT
 install -D -m 755 "$ISM_TESTDIR/deb-guest.sh" "$root/usr/local/sbin/ism-debtest"
-check "deb: systemctl enable ism ism-debtest" inroot systemctl enable ism.service ism-debtest.service
+# A region as an operator configures one for libvirt's QEMU, with a user
+# and group that exist in every Debian root.
+printf '%s\n' "size = 16M" "user = nobody" "group = nogroup" "perm = 0660" \
+	>"$root/etc/ism/regions/debtest.conf"
+check "deb: systemctl enable ism ism-debtest ism-ivshmem-server@debtest" \
+	inroot systemctl enable ism.service ism-debtest.service \
+	ism-ivshmem-server@debtest.service
 debroot_boot "$root" "$out/vm.log" "${ISM_DEB_VM_TIMEOUT:-900}"
 vm_rc=$?
 sed -n 's/\r$//; s/.*\(ism-debtest: .*\)/\1/p' "$out/vm.log"
@@ -252,13 +294,17 @@ else
 	result fail "deb: boot, ism.service, sockperf via smc_run in SMCD mode" \
 		"QEMU exit $vm_rc; console log $out/vm.log"
 fi
-# The test's unit goes; ism.service stays enabled, as an administrator
+# The test's units go; ism.service stays enabled, as an administrator
 # would leave it before purging.
-inroot systemctl disable ism-debtest.service >/dev/null 2>&1
-rm -f "$root/etc/systemd/system/ism-debtest.service" "$root/usr/local/sbin/ism-debtest"
+inroot systemctl disable ism-debtest.service ism-ivshmem-server@debtest.service \
+	>/dev/null 2>&1
+rm -f "$root/etc/systemd/system/ism-debtest.service" "$root/usr/local/sbin/ism-debtest" \
+	"$root/etc/ism/regions/debtest.conf"
 
 step "purge: nothing left behind"
 check "deb: apt purge ism-dkms ism-tools" inroot apt-get purge -y ism-dkms ism-tools
+[ -z "$other" ] ||
+	check "deb: apt purge $other" inroot apt-get purge -y --auto-remove "$other"
 rm -rf "$root/tmp/debs"
 snapshot "$out/after"
 check "deb: purge left no file (root compared with before the install)" \
