@@ -130,12 +130,33 @@ out:
 	return rc;
 }
 
+/* mkdir -p DIR, mode 0755 */
+static int mkdir_p(char *dir)
+{
+	struct stat st;
+	char *slash;
+
+	if (!stat(dir, &st))
+		return 0;
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = '\0';
+		if (mkdir_p(dir))
+			return -1;
+		*slash = '/';
+	}
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "ism-region: %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* The server beside this program: installed together, or both built here. */
 static int cmd_serve(const struct region_conf *c, char *self)
 {
-	char server[PATH_MAX], size[32], vec[16], peers[16], owner[130];
-	char perm[8], *dir;
-	struct stat st;
+	char server[PATH_MAX], sockdir[PATH_MAX], size[32], vec[16], peers[16];
+	char owner[130], perm[8], *dir;
 
 	if (cmd_format(c, 0))
 		return 1;
@@ -148,11 +169,9 @@ static int cmd_serve(const struct region_conf *c, char *self)
 	dir = dirname(self);
 	snprintf(server, sizeof(server), "%s/" SERVER, dir);
 	/* Under systemd, RuntimeDirectory= made it; by hand, make it here. */
-	dir = dirname(strcpy(owner, c->socket));
-	if (stat(dir, &st) && mkdir(dir, 0755)) {
-		fprintf(stderr, "ism-region: %s: %s\n", dir, strerror(errno));
+	snprintf(sockdir, sizeof(sockdir), "%s", c->socket);
+	if (mkdir_p(dirname(sockdir)))
 		return 1;
-	}
 	snprintf(size, sizeof(size), "%llu", c->size);
 	snprintf(vec, sizeof(vec), "%u", c->vectors);
 	/* Every guest is one of the server's peers; one more for a restart. */

@@ -133,15 +133,15 @@ expect 0 "... leaves a consistent, empty region" region check r1
 
 # serve: the doorbell server on the configured socket, owner and mode.
 name=s1
-conf "memory = $tmp/s1" "socket = $tmp/sock/s1" "size = 16M" "group = nogroup" \
+conf "memory = $tmp/s1" "socket = $tmp/sock/deeper/s1" "size = 16M" "group = nogroup" \
 	"perm = 0660"
 region serve s1 >"$tmp/serve.log" 2>&1 &
 server_pid=$!
-for _ in $(seq 50); do [ -S "$tmp/sock/s1" ] && break; sleep 0.1; done
-[ "$(stat -c '%a %G' "$tmp/sock/s1" 2>&1)" = "660 nogroup" ] &&
+for _ in $(seq 50); do [ -S "$tmp/sock/deeper/s1" ] && break; sleep 0.1; done
+[ "$(stat -c '%a %G' "$tmp/sock/deeper/s1" 2>&1)" = "660 nogroup" ] &&
 	[ "$(stat -c '%a %G %s' "$tmp/s1")" = "660 nogroup 16777216" ] &&
 	ok "serve: socket and memory 0660, group nogroup" ||
-	bad "serve: socket $(stat -c '%a %G' "$tmp/sock/s1" 2>&1), memory $(stat -c '%a %G %s' "$tmp/s1" 2>&1); $(cat "$tmp/serve.log")"
+	bad "serve: socket $(stat -c '%a %G' "$tmp/sock/deeper/s1" 2>&1), memory $(stat -c '%a %G %s' "$tmp/s1" 2>&1); $(cat "$tmp/serve.log")"
 kill "$server_pid"
 wait "$server_pid"
 server_pid=
