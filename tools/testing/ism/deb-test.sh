@@ -224,27 +224,40 @@ check "deb: the administrator's /etc/default/ism kept" \
 
 step "a kernel the modules do not build for: Debian 12's 6.12 headers"
 # other_kernel: the newest linux-headers-6.12.*+deb12-amd64 installs with
-# apt while ism-dkms is installed: DKMS says it skips the kernel, apt
-# succeeds and leaves no package half-configured, DKMS's build for the
-# 6.1 kernel stays, and make in the DKMS tree names the series it builds
-# for instead of failing in the compiler. other: the package, purged
-# before the root is compared at the end.
+# apt while ism-dkms is installed (and with it, as bookworm's 6.12
+# headers depend on it, the 6.12 kernel, whose postinst runs DKMS's
+# autoinstall): DKMS says it skips the kernel, apt succeeds and leaves no
+# package half-configured, DKMS's build for the 6.1 kernel stays, a
+# dkms install for the 6.12 kernel is refused as DKMS refuses a
+# BUILD_EXCLUSIVE mismatch (exit 77), and make in the DKMS tree names
+# the series it builds for instead of failing in the compiler. other:
+# the packages, purged before the root is compared at the end.
 other=
 other_kernel() {
 	inroot apt-get update -q >/dev/null || return 1
-	other=$(inroot apt-cache pkgnames linux-headers-6.12. |
+	_hdr=$(inroot apt-cache pkgnames linux-headers-6.12. |
 		grep -- '+deb12-amd64$' | sort -V | tail -n 1)
-	[ -n "$other" ] || { echo "no linux-headers-6.12.*+deb12-amd64 in the archive"; return 1; }
-	_ok=${other#linux-headers-}
-	inroot apt-get install -y --no-install-recommends "$other" >"$out/other.log" 2>&1
+	[ -n "$_hdr" ] || { echo "no linux-headers-6.12.*+deb12-amd64 in the archive"; return 1; }
+	_ok=${_hdr#linux-headers-}
+	other="$_hdr linux-image-$_ok"
+	# shellcheck disable=SC2086 # two package names
+	inroot apt-get install -y --no-install-recommends $other >"$out/other.log" 2>&1
 	_rc=$?
 	grep -i -E 'dkms|ism|error' "$out/other.log"
 	[ $_rc -eq 0 ] || { echo "apt-get install $other: exit $_rc"; return 1; }
-	grep -q "BUILD_EXCLUSIVE directive which does not match this kernel" "$out/other.log" ||
-		{ echo "DKMS did not say it skips $_ok"; return 1; }
+	grep -q "ism: not built for $_ok: the modules build for Linux 6.1 only" \
+		"$out/other.log" || { echo "DKMS did not say it skips $_ok"; return 1; }
 	[ -z "$(inroot dpkg --audit)" ] || { inroot dpkg --audit; return 1; }
-	! ls "$root/lib/modules/$_ok/updates/dkms/" 2>/dev/null | grep . ||
-		{ echo "modules built for $_ok"; return 1; }
+	for _m in "$root/lib/modules/$_ok/updates/dkms"/*; do
+		[ -e "$_m" ] && { echo "modules built for $_ok: $_m"; return 1; }
+	done
+	dkms_is "$ver" || return 1
+	inroot dkms install "ism/$ver" -k "$_ok" >"$out/other-dkms.log" 2>&1
+	_rc=$?
+	cat "$out/other-dkms.log"
+	[ $_rc -eq 77 ] || { echo "dkms install -k $_ok: exit $_rc, not 77"; return 1; }
+	grep -q "BUILD_EXCLUSIVE directive which does not match this kernel" \
+		"$out/other-dkms.log" || return 1
 	dkms_is "$ver" || return 1
 	inroot make -C "/usr/src/ism-$ver" KDIR="/usr/src/linux-headers-$_ok" \
 		modules >"$out/other-make.log" 2>&1 && { echo "make built for $_ok"; return 1; }
@@ -303,8 +316,9 @@ rm -f "$root/etc/systemd/system/ism-debtest.service" "$root/usr/local/sbin/ism-d
 
 step "purge: nothing left behind"
 check "deb: apt purge ism-dkms ism-tools" inroot apt-get purge -y ism-dkms ism-tools
+# shellcheck disable=SC2086 # two package names
 [ -z "$other" ] ||
-	check "deb: apt purge $other" inroot apt-get purge -y --auto-remove "$other"
+	check "deb: apt purge $other" inroot apt-get purge -y --auto-remove $other
 rm -rf "$root/tmp/debs"
 snapshot "$out/after"
 check "deb: purge left no file (root compared with before the install)" \
