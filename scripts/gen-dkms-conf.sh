@@ -34,20 +34,13 @@ PACKAGE_VERSION="#MODULE_VERSION#"
 # The same make as in a checkout: the Makefile's modules and clean.
 MAKE[0]="make KDIR=${kernel_source_dir} modules"
 CLEAN="make KDIR=${kernel_source_dir} clean"
+# No AUTOINSTALL: Debian 12's DKMS (3.0.10) fails autoinstall, and the
+# new kernel's package with it, on a BUILD_EXCLUSIVE mismatch. The
+# package's kernel hooks (tools/dkms/ism-kernel-hook) build for new
+# kernels of the series below and skip others with a message.
 EOT
 	echo "BUILD_EXCLUSIVE_KERNEL=\"^($series)\\.\""
 	echo "BUILD_EXCLUSIVE_CONFIG=\"$config\""
-	cat <<'EOT'
-# Debian 12's DKMS (3.0.10) fails autoinstall on a BUILD_EXCLUSIVE
-# mismatch, and with it the configuration of a new kernel's package:
-# autoinstall only for the series above, and say why not for others.
-# DKMS sources this file with $kernelver the kernel it works for.
-if [[ $kernelver =~ $BUILD_EXCLUSIVE_KERNEL ]]; then
-	AUTOINSTALL="yes"
-else
-EOT
-	echo "	echo \"ism: not built for \$kernelver: the modules build for Linux $ISM_KERNEL_SERIES only\" >&2"
-	echo "fi"
 	# shellcheck disable=SC2046,SC2086 # one make argument per option
 	mods=$(make --no-print-directory -s -f scripts/ism-modules.mk modules \
 		$(printf '%s=y ' $config))

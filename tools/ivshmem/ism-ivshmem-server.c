@@ -44,6 +44,7 @@
 #include <endian.h>
 
 #include "sd_notify.h"
+#include "shm_file.h"
 
 #define MAX_VECTORS	64
 /* IDs are 16 bits: the doorbell register's peer field */
@@ -321,7 +322,7 @@ static int open_shm(void)
 	struct stat st;
 	int fd;
 
-	fd = open(opt.shm_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	fd = shm_file_open(opt.shm_path, 0600);
 	if (fd < 0 || fstat(fd, &st)) {
 		say("%s: %s", opt.shm_path, strerror(errno));
 		return -1;

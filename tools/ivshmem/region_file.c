@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "region_file.h"
+#include "shm_file.h"
 
 static int region_map(struct region_file *f, int writable)
 {
@@ -76,7 +77,7 @@ int region_file_create(struct region_file *f, const char *path,
 
 	f->path = path;
 	f->mem = NULL;
-	f->fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, perm);
+	f->fd = shm_file_open(path, perm);
 	if (f->fd < 0 || fstat(f->fd, &st) ||
 	    fchmod(f->fd, perm) || fchown(f->fd, uid, gid) ||
 	    ((unsigned long long)st.st_size < size && ftruncate(f->fd, size))) {

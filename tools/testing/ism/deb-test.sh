@@ -267,6 +267,21 @@ other_kernel() {
 check "deb: 6.12 headers: DKMS skips them with a message, apt stays healthy, make names 6.1" \
 	other_kernel
 
+# new_kernel: what the package's kernel hook does for a 6.1 kernel, as
+# when linux-image-6.1.0-N+1 comes: DKMS has no build for it (unbuilt), the
+# hook builds and installs them again; run once more, it has nothing to do.
+new_kernel() {
+	inroot dkms unbuild "ism/$ver" -k "$kver" >/dev/null || return 1
+	! dkms_is "$ver" >/dev/null || { echo "dkms unbuild left them installed"; return 1; }
+	inroot /etc/kernel/postinst.d/ism-dkms "$kver" >"$out/hook.log" 2>&1 ||
+		{ cat "$out/hook.log"; return 1; }
+	grep "^ism:" "$out/hook.log"
+	dkms_is "$ver" || return 1
+	[ -z "$(inroot /etc/kernel/header_postinst.d/ism-dkms "$kver" 2>&1)" ]
+}
+check "deb: the kernel hook builds the modules for a 6.1 kernel that lacks them" \
+	new_kernel
+
 step "boot $kver in QEMU: ism.service, sockperf through smc_run over SMC-D"
 qemu_accel || { result fail "deb: a QEMU accelerator (accel.sh)"; summary; }
 cat >"$root/etc/systemd/system/ism-debtest.service" <<EOT
