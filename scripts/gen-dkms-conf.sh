@@ -9,7 +9,8 @@ set -eu
 cd "$(dirname "$0")/.."
 
 # The options the shipped Kbuild files build modules on (ism_ivshm on
-# SMP, ism_pci on PCI, ism_smcd on SMC), but KUnit, whose suites DKMS
+# SMP, ism_pci on PCI, ism_smcd on SMC, ism_user on 64BIT), in every
+# Kbuild file below the shipped directories, but KUnit, whose suites DKMS
 # does not install: a kernel needs them all for every module to be
 # built. DKMS has no condition per module, so it skips other kernels
 # (BUILD_EXCLUSIVE_CONFIG) rather than fail on them.
@@ -20,7 +21,7 @@ dirs=$(make --no-print-directory -s -f scripts/ism-modules.mk dirs)
 . scripts/kernel-series
 series=$(echo "$ISM_KERNEL_SERIES" | sed 's/\./\\./g; s/ /|/g')
 # shellcheck disable=SC2086 # a list of directories
-config=$(for d in $dirs; do cat "$d/Kbuild"; done |
+config=$(find $dirs -name Kbuild -exec cat {} + |
 	grep -o 'CONFIG_[A-Z0-9_]*' | grep -vx CONFIG_KUNIT | sort -u | paste -sd ' ')
 
 gen() {

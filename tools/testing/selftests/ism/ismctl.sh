@@ -202,16 +202,8 @@ grep -qE '0x[0-9a-f]{16}' /tmp/udmb.txt &&
 	ok "unprivileged ismctl dmb (text): no token"
 
 # ---- malformed requests ----
-ism_nlbad >/tmp/nlbad.out 2>&1
-r=$?
-while IFS= read -r l; do
-	case $l in
-	"ok "*) l=${l#ok }; ok "nlbad: ${l#* }" ;;
-	"not ok "*) l=${l#not ok }; bad "nlbad: ${l#* }" ;;
-	*) echo "$l" ;;
-	esac
-done </tmp/nlbad.out
-eq "ism_nlbad exit status" $r 0
+ktap_relay nlbad ism_nlbad
+eq "ism_nlbad exit status" $? 0
 
 # ---- devices at run time, with the SMC-D bridge ----
 ism-load ib_core smc ism_smcd || bad "ism-load ib_core smc ism_smcd"

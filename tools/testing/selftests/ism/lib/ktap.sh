@@ -54,6 +54,26 @@ eq() {
 	if [ "$2" = "$3" ]; then ok "$1"; else bad "$1 (got '$2', want '$3')"; fi
 }
 
+# ktap_relay PREFIX COMMAND...: run COMMAND, a program that prints KTAP,
+# and count each of its cases as one of ours, named "PREFIX: what"; its
+# other lines but the version and the plan pass through. Returns
+# COMMAND's exit status.
+ktap_relay() {
+	_prefix=$1
+	shift
+	"$@" >/tmp/relay.out 2>&1
+	_status=$?
+	while IFS= read -r _line; do
+		case $_line in
+		"ok "*) _line=${_line#ok }; ok "$_prefix: ${_line#* }" ;;
+		"not ok "*) _line=${_line#not ok }; bad "$_prefix: ${_line#* }" ;;
+		"TAP version "* | 1..*) ;;
+		*) echo "$_line" ;;
+		esac
+	done </tmp/relay.out
+	return $_status
+}
+
 # ktap_skip REASON: skip the whole test
 ktap_skip() {
 	echo "1..0 # SKIP $*"

@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ism_user: what an open file learns through read(), poll() and its
+ * eventfd. Locking: see ism_user.h.
+ *
+ * Peers decide how often they signal and send events, so nothing here
+ * grows with what they send: a DMB's signals merge into its pending bits
+ * (one entry of the ready list per DMB, however many signals), and other
+ * events wait in a fixed queue whose overflow is only counted. Each
+ * handler call does work bounded by the number of open files of the
+ * device.
+ */
+#include <linux/eventfd.h>
+#include <linux/poll.h>
+#include <linux/rculist.h>
+#include <linux/sched/signal.h>
+#include <linux/uaccess.h>
+
+#include "ism_user.h"
+
+/* Records a read() takes from the queue at once, copied out unlocked. */
+#define ISM_USER_READ_BATCH	8
+
+/* Caller holds ctx->ev_lock; wakes after it is dropped. */
+static void ism_user_wake(struct ism_user_ctx *ctx)
+{
+	wake_up_interruptible_poll(&ctx->wait, EPOLLIN | EPOLLRDNORM);
+	if (ctx->eventfd)
+		eventfd_signal(ctx->eventfd, 1);
+}
+
+static void ism_user_signal(struct ism_user_buf *buf, u16 mask)
+{
+	struct ism_user_ctx *ctx = buf->ctx;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ctx->ev_lock, flags);
+	if (!buf->released && mask) {
+		if (!buf->pending)
+			list_add_tail(&buf->ready, &ctx->ready);
+		buf->pending |= mask;
+		ism_user_wake(ctx);
+	}
+	spin_unlock_irqrestore(&ctx->ev_lock, flags);
+}
+
+/**
+ * ism_user_handle_irq() - the client's handle_irq: a file's DMB signalled
+ * @ism: the device
+ * @idx: the DMB's index
+ * @mask: the dmbe bits
+ *
+ * Any context, hard irq included.
+ */
+void ism_user_handle_irq(struct ism_dev *ism, unsigned int idx, u16 mask)
+{
+	struct ism_user_dev *udev = ism_get_priv(ism, &ism_user_client);
+	struct ism_user_buf *buf;
+
+	if (!udev)
+		return;
+	rcu_read_lock();
+	buf = xa_load(&udev->by_idx, idx);
+	if (buf)
+		ism_user_signal(buf, mask);
+	rcu_read_unlock();
+}
+
+static void ism_user_queue(struct ism_user_ctx *ctx,
+			   const struct ism_user_event *ev)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ctx->ev_lock, flags);
+	if (!ctx->gone) {
+		if (ctx->count < ISM_USER_QUEUE_LEN) {
+			ctx->queue[(ctx->head + ctx->count) %
+				   ISM_USER_QUEUE_LEN] = *ev;
+			ctx->count++;
+		} else {
+			ctx->lost++;
+		}
+		ism_user_wake(ctx);
+	}
+	spin_unlock_irqrestore(&ctx->ev_lock, flags);
+}
+
+/**
+ * ism_user_handle_event() - the client's handle_event
+ * @ism: the device
+ * @ev: the event
+ *
+ * A software event sent by another file (ISM_USER_EVENT_CODE_BASE) and a
+ * peer gone go to every file of the device; a DMB gone to the files that
+ * attached it. Software events of other clients are not user space's.
+ * Any context, hard irq included.
+ */
+void ism_user_handle_event(struct ism_dev *ism, const struct ism_event *ev)
+{
+	struct ism_user_dev *udev = ism_get_priv(ism, &ism_user_client);
+	struct ism_user_event out = {};
+	struct ism_user_ctx *ctx;
+
+	if (!udev)
+		return;
+	switch (ev->type) {
+	case ISM_EVT_SWR:
+		if (ev->code - ISM_USER_EVENT_CODE_BASE > ISM_USER_EVENT_CODE_MAX)
+			return;
+		out.type = ISM_USER_EVENT_SOFTWARE;
+		out.code = ev->code - ISM_USER_EVENT_CODE_BASE;
+		out.info = ev->info;
+		break;
+	case ISM_EVT_GID:
+		out.type = ISM_USER_EVENT_PEER_GONE;
+		break;
+	case ISM_EVT_DMB:
+		out.type = ISM_USER_EVENT_DMB_GONE;
+		out.token = ev->token;
+		break;
+	default:
+		return;
+	}
+	export_uuid(out.gid, &ev->gid);
+	rcu_read_lock();
+	list_for_each_entry_rcu(ctx, &udev->ctxs, node)
+		if (out.type != ISM_USER_EVENT_DMB_GONE ||
+		    xa_load(&ctx->atts, ev->token))
+			ism_user_queue(ctx, &out);
+	rcu_read_unlock();
+}
+
+/**
+ * ism_user_queue_gone() - the device is gone: DEVICE_GONE, then end of file
+ * @ctx: a file of the device, already revoked
+ */
+void ism_user_queue_gone(struct ism_user_ctx *ctx)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ctx->ev_lock, flags);
+	if (!ctx->gone) {
+		ctx->gone = 1;
+		wake_up_interruptible_poll(&ctx->wait,
+					   EPOLLIN | EPOLLHUP | EPOLLERR);
+		if (ctx->eventfd)
+			eventfd_signal(ctx->eventfd, 1);
+	}
+	spin_unlock_irqrestore(&ctx->ev_lock, flags);
+}
+
+/**
+ * ism_user_forget_ready() - a buffer leaves its file: no more signals
+ * @buf: the buffer
+ */
+void ism_user_forget_ready(struct ism_user_buf *buf)
+{
+	struct ism_user_ctx *ctx = buf->ctx;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ctx->ev_lock, flags);
+	if (buf->pending)
+		list_del_init(&buf->ready);
+	buf->pending = 0;
+	buf->released = true;
+	spin_unlock_irqrestore(&ctx->ev_lock, flags);
+}
+
+/* Caller holds ctx->ev_lock. */
+static bool ism_user_readable(const struct ism_user_ctx *ctx)
+{
+	return !list_empty(&ctx->ready) || ctx->count || ctx->lost ||
+	       ctx->gone == 1;
+}
+
+/**
+ * ism_user_take_events() - what read() returns
+ * @ctx: the file
+ * @ev: where to put the events
+ * @max: room in @ev, at least 1
+ * @eof: set if the file is at its end (DEVICE_GONE was taken before)
+ *
+ * Takes up to @max events, in this order: the count of those lost, the
+ * signals, the queue, and last DEVICE_GONE. Any context.
+ *
+ * Return: the number of events taken.
+ */
+unsigned int ism_user_take_events(struct ism_user_ctx *ctx,
+				  struct ism_user_event *ev, unsigned int max,
+				  bool *eof)
+{
+	struct ism_user_buf *buf;
+	unsigned long flags;
+	unsigned int n = 0;
+
+	spin_lock_irqsave(&ctx->ev_lock, flags);
+	*eof = ctx->gone == 2;
+
+	if (ctx->lost && n < max) {
+		ev[n] = (struct ism_user_event){
+			.type = ISM_USER_EVENT_LOST, .info = ctx->lost };
+		ctx->lost = 0;
+		n++;
+	}
+	while (n < max && !list_empty(&ctx->ready)) {
+		buf = list_first_entry(&ctx->ready, struct ism_user_buf, ready);
+		list_del_init(&buf->ready);
+		ev[n] = (struct ism_user_event){ .type = ISM_USER_EVENT_SIGNAL,
+			.token = buf->dmb.token, .info = buf->pending };
+		buf->pending = 0;
+		n++;
+	}
+	while (n < max && ctx->count) {
+		ev[n++] = ctx->queue[ctx->head];
+		ctx->head = (ctx->head + 1) % ISM_USER_QUEUE_LEN;
+		ctx->count--;
+	}
+	if (n < max && ctx->gone == 1 && list_empty(&ctx->ready) &&
+	    !ctx->count && !ctx->lost) {
+		ev[n++] = (struct ism_user_event){
+			.type = ISM_USER_EVENT_DEVICE_GONE };
+		ctx->gone = 2;
+	}
+	spin_unlock_irqrestore(&ctx->ev_lock, flags);
+	return n;
+}
+
+/**
+ * ism_user_read() - read() of a file: whole &struct ism_user_event records
+ * @file: the file
+ * @to: user buffer
+ * @len: its length, at least one record
+ * @ppos: unused
+ *
+ * Blocks until there is an event, unless the file is non-blocking.
+ *
+ * Return: the bytes of the records read; 0 (end of file) after
+ * DEVICE_GONE was read; -EINVAL for @len below a record; -EAGAIN;
+ * -ERESTARTSYS; -EFAULT.
+ */
+ssize_t ism_user_read(struct file *file, char __user *to, size_t len,
+		      loff_t *ppos)
+{
+	struct ism_user_event ev[ISM_USER_READ_BATCH];
+	struct ism_user_ctx *ctx = file->private_data;
+	unsigned int max = min_t(size_t, len / sizeof(ev[0]),
+				 ISM_USER_READ_BATCH);
+	unsigned int n;
+	bool eof;
+	int ret;
+
+	if (!max)
+		return -EINVAL;
+	for (;;) {
+		n = ism_user_take_events(ctx, ev, max, &eof);
+		if (n || eof)
+			break;
+		if (file->f_flags & O_NONBLOCK)
+			return -EAGAIN;
+		ret = wait_event_interruptible(ctx->wait,
+					       READ_ONCE(ctx->count) ||
+					       !list_empty_careful(&ctx->ready) ||
+					       READ_ONCE(ctx->lost) ||
+					       READ_ONCE(ctx->gone) == 1);
+		if (ret)
+			return ret;
+	}
+	if (copy_to_user(to, ev, n * sizeof(ev[0])))
+		return -EFAULT;
+	return n * sizeof(ev[0]);
+}
+
+/**
+ * ism_user_poll() - poll() of a file
+ * @file: the file
+ * @wait: the poll table
+ *
+ * Return: EPOLLIN while read() has a record; EPOLLHUP and EPOLLERR once
+ * the device is gone.
+ */
+__poll_t ism_user_poll(struct file *file, struct poll_table_struct *wait)
+{
+	struct ism_user_ctx *ctx = file->private_data;
+	__poll_t mask = 0;
+
+	poll_wait(file, &ctx->wait, wait);
+	spin_lock_irq(&ctx->ev_lock);
+	if (ism_user_readable(ctx))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	if (ctx->gone)
+		mask |= EPOLLHUP | EPOLLERR;
+	spin_unlock_irq(&ctx->ev_lock);
+	return mask;
+}
+
+/**
+ * ism_user_set_eventfd() - ISM_USER_IOC_EVENTFD
+ * @ctx: the file
+ * @fd: an eventfd to signal with each event, or -1 for none
+ *
+ * Return: 0; -EBADF or -EINVAL for an @fd that is no eventfd.
+ */
+int ism_user_set_eventfd(struct ism_user_ctx *ctx, int fd)
+{
+	struct eventfd_ctx *new = NULL, *old;
+
+	if (fd != -1) {
+		new = eventfd_ctx_fdget(fd);
+		if (IS_ERR(new))
+			return PTR_ERR(new);
+	}
+	spin_lock_irq(&ctx->ev_lock);
+	old = ctx->eventfd;
+	ctx->eventfd = new;
+	spin_unlock_irq(&ctx->ev_lock);
+	if (old)
+		eventfd_ctx_put(old);
+	return 0;
+}

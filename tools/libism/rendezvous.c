@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libism: how two processes find each other. ISM has no connection
+ * setup of its own: each side must learn the other's GID and the tokens
+ * of the DMBs registered for it. ism_rendezvous() makes a TCP connection
+ * (one side listens, the other connects) and ism_exchange() swaps a
+ * struct ism_peer over it, or over any connected stream socket.
+ *
+ * On the wire, 40 bytes: "ISM1", the GID, then token, len and data in
+ * network byte order, then four zero bytes.
+ */
+#define _GNU_SOURCE
+#include <endian.h>
+#include <errno.h>
+#include <netdb.h>
+#include <poll.h>
+#include <string.h>
+#include <unistd.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+
+#include "libism.h"
+
+#define ISM_WIRE_LEN	40
+static const char ism_wire_magic[4] = "ISM1";
+
+static int xfer(int sock, void *buf, size_t len, int out)
+{
+	char *p = buf;
+	ssize_t n;
+
+	while (len) {
+		n = out ? send(sock, p, len, MSG_NOSIGNAL) : recv(sock, p, len, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (!n)
+			return -ECONNRESET;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int ism_exchange(int sock, const struct ism_peer *mine,
+		 struct ism_peer *theirs)
+{
+	uint8_t w[ISM_WIRE_LEN] = { 0 };
+	uint64_t token;
+	uint32_t v;
+	int ret;
+
+	memcpy(w, ism_wire_magic, 4);
+	memcpy(w + 4, mine->gid, ISM_GID_LEN);
+	token = htobe64(mine->token);
+	memcpy(w + 20, &token, 8);
+	v = htobe32(mine->len);
+	memcpy(w + 28, &v, 4);
+	v = htobe32(mine->data);
+	memcpy(w + 32, &v, 4);
+	ret = xfer(sock, w, sizeof(w), 1);
+	if (!ret)
+		ret = xfer(sock, w, sizeof(w), 0);
+	if (ret)
+		return ret;
+	if (memcmp(w, ism_wire_magic, 4) || w[36] || w[37] || w[38] || w[39])
+		return -EPROTO;
+	memcpy(theirs->gid, w + 4, ISM_GID_LEN);
+	memcpy(&token, w + 20, 8);
+	theirs->token = be64toh(token);
+	memcpy(&v, w + 28, 4);
+	theirs->len = be32toh(v);
+	memcpy(&v, w + 32, 4);
+	theirs->data = be32toh(v);
+	return 0;
+}
+
+static int tcp_socket(const struct addrinfo *ai)
+{
+	int one = 1;
+	int s = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
+		       ai->ai_protocol);
+
+	if (s >= 0) {
+		setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	}
+	return s;
+}
+
+/* Listen on @port, accept one connection within @timeout_ms. */
+static int tcp_accept(const struct addrinfo *ai, int timeout_ms)
+{
+	struct pollfd pfd = { .events = POLLIN };
+	int s = tcp_socket(ai), c = -1, err;
+
+	if (s < 0)
+		return -errno;
+	pfd.fd = s;
+	if (bind(s, ai->ai_addr, ai->ai_addrlen) || listen(s, 1))
+		goto fail;
+	err = poll(&pfd, 1, timeout_ms);
+	if (err <= 0) {
+		close(s);
+		return err ? -errno : -ETIMEDOUT;
+	}
+	c = accept4(s, NULL, NULL, SOCK_CLOEXEC);
+	if (c < 0)
+		goto fail;
+	close(s);
+	return c;
+fail:
+	err = -errno;
+	close(s);
+	return err;
+}
+
+/* Connect to @ai, retrying for @timeout_ms while the peer is not up. */
+static int tcp_connect(const struct addrinfo *ai, int timeout_ms)
+{
+	int s, err;
+
+	for (;;) {
+		s = tcp_socket(ai);
+		if (s < 0)
+			return -errno;
+		if (!connect(s, ai->ai_addr, ai->ai_addrlen))
+			return s;
+		err = -errno;
+		close(s);
+		if (err != -ECONNREFUSED || timeout_ms <= 0)
+			return err;
+		usleep(100 * 1000);
+		timeout_ms -= 100;
+	}
+}
+
+/**
+ * ism_rendezvous() - a TCP connection to the other process
+ * @host: the listening side's host; NULL to be the listening side
+ * @port: the TCP port
+ * @timeout_ms: how long to wait for the other side (negative: forever)
+ *
+ * Return: the connected socket, or a negative errno.
+ */
+int ism_rendezvous(const char *host, const char *port, int timeout_ms)
+{
+	struct addrinfo hints = {
+		.ai_family = AF_UNSPEC,
+		.ai_socktype = SOCK_STREAM,
+		.ai_flags = AI_NUMERICSERV | AI_NUMERICHOST |
+			    (host ? 0 : AI_PASSIVE),
+	};
+	struct addrinfo *ai;
+	int ret;
+
+	/* A numeric address first: it needs no name service, which a
+	 * statically linked program may not have.
+	 */
+	ret = getaddrinfo(host, port, &hints, &ai);
+	if (ret == EAI_NONAME) {
+		hints.ai_flags &= ~AI_NUMERICHOST;
+		ret = getaddrinfo(host, port, &hints, &ai);
+	}
+	if (ret)
+		return ret == EAI_SYSTEM ? -errno : -EHOSTUNREACH;
+	ret = host ? tcp_connect(ai, timeout_ms < 0 ? 1 << 30 : timeout_ms) :
+		     tcp_accept(ai, timeout_ms);
+	freeaddrinfo(ai);
+	return ret;
+}
