@@ -47,7 +47,7 @@ if ! (cd "$src" && dpkg-buildpackage -us -uc) >"$out/build.log" 2>&1; then
 	echo "make-deb: dpkg-buildpackage failed (log: $out/build.log)" >&2
 	exit 1
 fi
-mv "$out"/src/ism*_* "$out"/
+mv "$out"/src/ism*_* "$out"/src/libism*_* "$out"/
 rm -rf "$out/src"
 
 changes=$(ls "$out"/ism_"$want"_*.changes)

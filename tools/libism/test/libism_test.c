@@ -2,8 +2,8 @@
 /*
  * libism_test: what of libism needs no ISM device: GIDs as text, the
  * exchange of struct ism_peer and its refusals, the TCP rendezvous and
- * its failures, ism_open() of what is no device. KTAP; exit status 0 if
- * every case passed. The device calls are tested in the debug VM
+ * its failures, ism_open() of what is no device. KTAP, then a line
+ * "# N passed, N failed"; exit status 0 if every case passed. The device calls are tested in the debug VM
  * (tools/testing/selftests/ism/user-api.sh).
  */
 #include <errno.h>
@@ -167,5 +167,6 @@ int main(void)
 	test_rendezvous();
 	test_open();
 	printf("1..%d\n", tests);
+	printf("# %d passed, %d failed\n", tests - failed, failed);
 	return failed ? 1 : 0;
 }

@@ -5,7 +5,9 @@
 # in the Debian 12 root where ism-dkms and ism-tools were installed,
 # after ism.service. Checks that the service set SMC-D up from the
 # DKMS-built modules, runs Debian's sockperf through smc_run over it and
-# checks that the connection is SMC-D, and that a virtual ISM region's
+# checks that the connection is SMC-D, that a member of group ism uses
+# /dev/ism/ismlo0 (ism_user) with the packaged ism_lat, and that a
+# virtual ISM region's
 # unit serves its socket as configured; the unit powers the machine off
 # when it ends. Each line starts with "ism-debtest: "; the last is "PASS"
 # or "FAIL: WHY".
@@ -65,6 +67,30 @@ bw=$(sed -n 's/.*BandWidth is \([0-9.]*\) MBps.*/\1/p' /tmp/tp.log)
 out "sockperf throughput over smc_run: $bw MBps"
 sed 's/^/ism-debtest: smc_ss: /' /tmp/ss.log
 grep -q ' SMCD ' /tmp/ss.log || fail "the connections were not SMC-D (smc_ss above)"
+
+# Applications' access: ism_user's node, with the group and mode of the
+# package's udev rule, used by a member of group ism through the
+# packaged ism_lat (linked with libism0) between two of its processes.
+modprobe ism_user || fail "modprobe ism_user"
+i=0
+until [ "$(stat -c %G /dev/ism/ismlo0 2>/dev/null)" = ism ]; do
+	i=$((i + 1))
+	[ $i -lt 40 ] || fail "/dev/ism/ismlo0: $(stat -c '%G %a' /dev/ism/ismlo0 2>&1)"
+	sleep 0.25
+done
+node=$(stat -c '%U %G %a' /dev/ism/ismlo0)
+[ "$node" = "root ism 660" ] || fail "/dev/ism/ismlo0 is $node"
+useradd -M -G ism ismuser || fail "useradd ismuser"
+runuser -u ismuser -- ism_lat -n 1000 >/tmp/lat.srv 2>&1 &
+lpid=$!
+runuser -u ismuser -- ism_lat -n 1000 127.0.0.1 >/tmp/lat.cli 2>&1 ||
+	fail "ism_lat: $(cat /tmp/lat.srv /tmp/lat.cli)"
+wait $lpid || fail "ism_lat's server: $(cat /tmp/lat.srv)"
+out "/dev/ism/ismlo0: $node; as a member of group ism: $(cat /tmp/lat.cli)"
+runuser -u nobody -- ism_lat -n 10 -t 1000 >/tmp/lat.no 2>&1 &&
+	fail "ism_lat ran for a user outside group ism"
+out "outside group ism: $(cat /tmp/lat.no)"
+rmmod ism_user || fail "rmmod ism_user"
 
 # ism-setup's failures: each a clear message and exit 1, nothing changed.
 expect_fail() {

@@ -4,7 +4,8 @@
 # deb-test.sh: the packages as a Debian 12 user gets them (make
 # check-deb; .ci/run runs it after make check). Checks that dkms.conf
 # is what the Kbuild files say (and that a stale one is caught), builds
-# ism-dkms and ism-tools (make deb, lintian clean) and, from the same
+# ism-dkms, ism-tools, libism0 and libism-dev (make deb, lintian clean;
+# the example built against libism-dev's files) and, from the same
 # tree, a previous version (VERSION~prev), then in a Debian 12 root made
 # for the test (debroot.sh: debootstrap from Debian's archive, with the
 # current 6.1.0-*-amd64 kernel, its headers and DKMS; cached, used
@@ -23,10 +24,11 @@
 #  5. boots the root's kernel in QEMU with systemd: ism.service (enabled
 #     for the test) loads the DKMS-built modules and sets the UEID, and
 #     deb-guest.sh runs sockperf through smc_run and checks that the
-#     connections are SMC-D; a virtual ISM region's unit
-#     (ism-ivshmem-server@debtest, enabled for the test) serves its
-#     socket with the configured owner and mode;
-#  6. purges both packages: no file of theirs, no DKMS tree, no module
+#     connections are SMC-D; /dev/ism/ismlo0 has the udev rule's group
+#     and mode, and its group's member runs ism_lat; a virtual ISM
+#     region's unit (ism-ivshmem-server@debtest, enabled for the test)
+#     serves its socket with the configured owner and mode;
+#  6. purges the packages: no file of theirs, no DKMS tree, no module
 #     or module-load entry, no unit link is left (compared with the
 #     root before step 1).
 set -u
@@ -88,7 +90,7 @@ dkms_conf_drift() {
 }
 check "deb: dkms.conf is what the Kbuild files say; a stale one is caught" dkms_conf_drift
 
-step "make deb: ism-dkms and ism-tools, lintian"
+step "make deb: ism-dkms, ism-tools, libism0, libism-dev, lintian"
 ver=$(cd "$ISM_SRC" && dpkg-parsechangelog -SVersion)
 prev=$ver~prev
 check "deb: make deb ($ver), lintian: no error or warning" \
@@ -134,10 +136,13 @@ openssl req -new -x509 -nodes -days 30 -subj "/CN=ism deb-test MOK" \
 	{ cat "$out/openssl.log" >&2; result fail "deb: a test MOK (openssl)"; summary; }
 
 mkdir -p "$root/tmp/debs"
+arch=$(dpkg --print-architecture)
 cp "$out"/prev/ism-dkms_*.deb "$out"/prev/ism-tools_*.deb \
-	"$out"/new/ism-dkms_*.deb "$out"/new/ism-tools_*.deb "$root/tmp/debs/"
+	"$out"/prev/libism0_*.deb "$out"/new/ism-dkms_*.deb \
+	"$out"/new/ism-tools_*.deb "$out"/new/libism0_*.deb "$root/tmp/debs/"
+# ism-tools' programs ism_lat and ism_bw need libism0.
 debs() {
-	echo "/tmp/debs/ism-dkms_$1_all.deb /tmp/debs/ism-tools_$1_$(dpkg --print-architecture).deb"
+	echo "/tmp/debs/ism-dkms_$1_all.deb /tmp/debs/ism-tools_$1_$arch.deb /tmp/debs/libism0_$1_$arch.deb"
 }
 
 # dkms_is VERSION: DKMS has exactly VERSION of ism, installed for the
@@ -221,6 +226,29 @@ sig_tail() {
 check "deb: every installed module ends in a signature by the test MOK" sig_tail
 check "deb: the administrator's /etc/default/ism kept" \
 	grep -qx "ISM_UEID=$UEID" "$root/etc/default/ism"
+# libism-dev as a developer uses it, with this machine's compiler (the
+# root has only the kernel's, without libc's headers): the example built
+# against the packages' files with the flags pkg-config reads from their
+# libism.pc, and linked with libism.so.0; in the root, the group of
+# /dev/ism/NAME that ism-tools' postinst made.
+libism_dev() {
+	_d=$out/libism-dev
+	rm -rf "$_d"
+	dpkg-deb -x "$out/new/libism-dev_${ver}_$arch.deb" "$_d" &&
+		dpkg-deb -x "$out/new/libism0_${ver}_$arch.deb" "$_d" || return 1
+	_pc=$(ls "$_d"/usr/lib/*/pkgconfig/libism.pc) || return 1
+	_flags=$(PKG_CONFIG_SYSROOT_DIR=$_d PKG_CONFIG_LIBDIR=${_pc%/*} \
+		pkg-config --cflags --libs libism) || return 1
+	echo "pkg-config --cflags --libs libism: $_flags"
+	# shellcheck disable=SC2086 # the flags
+	cc -Wall -Werror -o "$_d/ism_hello" "$_d"/usr/share/doc/libism-dev/examples/ism_hello.c \
+		$_flags || return 1
+	LD_LIBRARY_PATH=${_pc%/pkgconfig/*} ldd "$_d/ism_hello" |
+		grep "libism.so.0 => $_d/" || return 1
+	inroot getent group ism
+}
+check "deb: libism-dev: the example builds with pkg-config's flags and links with libism.so.0; group ism exists" \
+	libism_dev
 
 step "a kernel the modules do not build for: Debian 12's 6.12 headers"
 # other_kernel: the newest linux-headers-6.12.*+deb12-amd64 installs with
@@ -330,7 +358,8 @@ rm -f "$root/etc/systemd/system/ism-debtest.service" "$root/usr/local/sbin/ism-d
 	"$root/etc/ism/regions/debtest.conf"
 
 step "purge: nothing left behind"
-check "deb: apt purge ism-dkms ism-tools" inroot apt-get purge -y ism-dkms ism-tools
+check "deb: apt purge ism-dkms ism-tools libism0" \
+	inroot apt-get purge -y ism-dkms ism-tools libism0
 # shellcheck disable=SC2086 # two package names
 [ -z "$other" ] ||
 	check "deb: apt purge $other" inroot apt-get purge -y --auto-remove $other

@@ -4,7 +4,7 @@
 # deps.sh [s390x|deb]: install the Debian packages that building and
 # testing the ISM layer needs. Installs only what is missing; as non-root,
 # prints the command. With deb, also what make deb and make check-deb
-# need: the packaging tools, lintian, debootstrap. With s390x, also what
+# need: the packaging tools, lintian, debootstrap, pkgconf. With s390x, also what
 # make check-s390x needs: the
 # cross compiler, qemu-system-s390x (in qemu-system-misc), and Debian's
 # busybox-static for s390x, which is unpacked into the cache
@@ -25,7 +25,7 @@ s390x)
 	;;
 deb)
 	pkgs="$pkgs dpkg-dev debhelper dh-dkms txt2man lintian debootstrap
-e2fsprogs openssl"
+e2fsprogs openssl pkgconf"
 	;;
 esac
 
