@@ -234,7 +234,9 @@ unlock:
 
 /* Caller holds ctx->lock for writing, and @buf is no longer in ctx->bufs:
  * no fault maps it again. Its pages leave every mapping of the file
- * before the device may reuse the memory.
+ * before the device may reuse the memory. The file's address space is
+ * its inode's, which the device's other open files share: their pages
+ * at the same offsets go too, and come back at their next fault.
  */
 static void ism_user_buf_release(struct ism_user_ctx *ctx,
 				 struct ism_user_buf *buf)
