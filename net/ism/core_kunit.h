@@ -2,7 +2,8 @@
 /*
  * The fixture of the ISM core's KUnit suites (ism_core_kunit.ko): a fake
  * device with a small DMB table that counts which of its ops were called
- * and records their arguments (core_kunit_fake.c), and test clients that
+ * and records their arguments (core_kunit_fake.c, which the suites of
+ * other modules compile in too: net/ism/user/), and test clients that
  * count their callbacks (core_kunit_fixture.c). The netlink suites'
  * request helpers, at the end, are in core_kunit_netlink.c.
  */
@@ -152,6 +153,7 @@ struct test_ctx {
 
 extern const struct ism_device_ops fake_ops_min;
 extern const struct ism_device_ops fake_ops_full;
+struct ism_dev *fake_dev_alloc(const struct ism_device_ops *ops);
 unsigned int fake_used(struct ism_dev *dev);
 unsigned int fake_total_calls(struct ism_dev *dev);
 extern atomic_t fake_seq;

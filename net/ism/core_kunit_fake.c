@@ -13,6 +13,9 @@
 
 #include "core_kunit.h"
 
+/* Numbers the fake devices' names and token bases. */
+atomic_t fake_seq = ATOMIC_INIT(0);
+
 static int fake_query_remote_gid(struct ism_dev *dev, const uuid_t *rgid,
 				 u32 vid_valid, u32 vid)
 {
@@ -298,6 +301,25 @@ const struct ism_device_ops fake_ops_full = {
 	.dmb_space = fake_dmb_space,
 };
 
+/**
+ * fake_dev_alloc() - a fake device, neither named nor registered
+ * @ops: fake_ops_min or fake_ops_full
+ *
+ * Return: the device, which put_device() frees; NULL without memory.
+ */
+struct ism_dev *fake_dev_alloc(const struct ism_device_ops *ops)
+{
+	struct ism_dev *dev = ism_dev_alloc(ops, sizeof(struct fake_dev));
+
+	if (dev) {
+		to_fake(dev)->token_base = FAKE_TOKEN_BASE;
+		dev->max_dmbs = FAKE_MAX_DMBS;
+		dev->max_dmb_len = FAKE_MAX_DMB_LEN;
+		uuid_gen(&dev->gid);
+	}
+	return dev;
+}
+
 unsigned int fake_used(struct ism_dev *dev)
 {
 	struct fake_dev *fake = to_fake(dev);
@@ -332,8 +354,7 @@ static struct ism_dev_type fake_type;
 /* Process context, no core lock held: ISM_CMD_DEV_NEW of FAKE_TYPE. */
 static int fake_new_dev(const char *name, struct netlink_ext_ack *extack)
 {
-	struct ism_dev *dev = ism_dev_alloc(&fake_ops_full,
-					    sizeof(struct fake_dev));
+	struct ism_dev *dev = fake_dev_alloc(&fake_ops_full);
 	struct fake_dev *fake;
 	int ret;
 
@@ -345,10 +366,8 @@ static int fake_new_dev(const char *name, struct netlink_ext_ack *extack)
 	/* Tokens of different devices differ, as a driver's would. */
 	fake->token_base = FAKE_TOKEN_BASE +
 			   ((u64)atomic_inc_return(&fake_seq) << 32);
-	dev->max_dmbs = FAKE_MAX_DMBS;
 	dev->max_dmb_len = FAKE_LOOP_MAX_DMB_LEN;
 	dev->type = &fake_type;
-	uuid_gen(&dev->gid);
 	ret = dev_set_name(&dev->dev, "%s", name);
 	if (!ret)
 		ret = ism_dev_register(dev);

@@ -13,8 +13,6 @@
 
 /* ------------------------- test context ------------------------- */
 
-atomic_t fake_seq = ATOMIC_INIT(0);
-
 /* Index of @dev in the test's devices; -1 for a device of someone else. */
 static int test_dev_index(struct test_ctx *ctx, struct ism_dev *dev)
 {
@@ -294,18 +292,12 @@ struct ism_dev *td_alloc_unnamed(struct kunit *test,
 				 const struct ism_device_ops *ops)
 {
 	struct test_ctx *ctx = test->priv;
-	struct fake_dev *fake;
 	struct ism_dev *dev;
 
 	KUNIT_ASSERT_LT(test, ctx->ndevs, TEST_MAX_DEVS);
-	dev = ism_dev_alloc(ops, sizeof(*fake));
+	dev = fake_dev_alloc(ops);
 	KUNIT_ASSERT_NOT_NULL(test, dev);
 	ctx->devs[ctx->ndevs++] = dev;
-	fake = to_fake(dev);
-	fake->token_base = FAKE_TOKEN_BASE;
-	dev->max_dmbs = FAKE_MAX_DMBS;
-	dev->max_dmb_len = FAKE_MAX_DMB_LEN;
-	uuid_gen(&dev->gid);
 	return dev;
 }
 

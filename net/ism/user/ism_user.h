@@ -33,6 +33,7 @@
 #define _NET_ISM_USER_H
 
 #include <linux/cdev.h>
+#include <linux/export.h>
 #include <linux/ism.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -45,6 +46,15 @@
 
 struct eventfd_ctx;
 struct mm_struct;
+
+/* What ism_user_kunit.ko calls, exported to it only, and only where the
+ * kernel has KUnit.
+ */
+#if IS_ENABLED(CONFIG_KUNIT)
+#define ISM_USER_EXPORT_FOR_KUNIT(sym)	EXPORT_SYMBOL_NS_GPL(sym, ISM_USER_KUNIT)
+#else
+#define ISM_USER_EXPORT_FOR_KUNIT(sym)
+#endif
 
 /* mmap offsets: a buffer's id above the bits of a DMB's length (u32). */
 #define ISM_USER_MMAP_SHIFT	32

@@ -25,7 +25,8 @@
 
 /* The DMB's pages count as pinned memory of the registering process, as
  * RDMA's registered memory does: RLIMIT_MEMLOCK bounds them unless the
- * process has CAP_IPC_LOCK.
+ * process has CAP_IPC_LOCK. A caller without an address space, a kernel
+ * thread (the KUnit suite's), has no process to charge.
  */
 static int ism_user_charge(struct ism_user_buf *buf)
 {
@@ -33,7 +34,7 @@ static int ism_user_charge(struct ism_user_buf *buf)
 	struct mm_struct *mm = current->mm;
 
 	if (!mm)
-		return -EPERM;
+		return 0;
 	if (atomic64_add_return(buf->pages, &mm->pinned_vm) > limit &&
 	    !capable(CAP_IPC_LOCK)) {
 		atomic64_sub(buf->pages, &mm->pinned_vm);
@@ -176,6 +177,8 @@ free:
 	return ret;
 }
 
+ISM_USER_EXPORT_FOR_KUNIT(ism_user_register);
+
 /**
  * ism_user_attach() - ISM_USER_IOC_ATTACH
  * @ctx: the file
@@ -231,6 +234,8 @@ unlock:
 	ism_user_buf_free(buf);
 	return ret;
 }
+
+ISM_USER_EXPORT_FOR_KUNIT(ism_user_attach);
 
 /* Caller holds ctx->lock for writing, and @buf is no longer in ctx->bufs:
  * no fault maps it again. Its pages leave every mapping of the file
@@ -298,6 +303,8 @@ unlock:
 		ism_user_buf_free(buf);
 	return ret;
 }
+
+ISM_USER_EXPORT_FOR_KUNIT(ism_user_release_token);
 
 /**
  * ism_user_release_bufs() - end what a file has on its device

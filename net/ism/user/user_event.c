@@ -225,6 +225,8 @@ unsigned int ism_user_take_events(struct ism_user_ctx *ctx,
 	return n;
 }
 
+ISM_USER_EXPORT_FOR_KUNIT(ism_user_take_events);
+
 /**
  * ism_user_read() - read() of a file: whole &struct ism_user_event records
  * @file: the file

@@ -51,6 +51,8 @@ struct ism_user_ctx *ism_user_ctx_open(struct ism_user_dev *udev,
 	return ctx;
 }
 
+ISM_USER_EXPORT_FOR_KUNIT(ism_user_ctx_open);
+
 /**
  * ism_user_ctx_close() - the user is done: release all it has
  * @ctx: from ism_user_ctx_open()
@@ -70,6 +72,8 @@ void ism_user_ctx_close(struct ism_user_ctx *ctx)
 	kfree_rcu(ctx, rcu);
 	put_device(&udev->dev);
 }
+
+ISM_USER_EXPORT_FOR_KUNIT(ism_user_ctx_close);
 
 static int ism_user_open(struct inode *inode, struct file *file)
 {

@@ -106,6 +106,8 @@ struct ism_client ism_user_client = {
 	.handle_event = ism_user_handle_event,
 };
 
+ISM_USER_EXPORT_FOR_KUNIT(ism_user_client);
+
 static int __init ism_user_init(void)
 {
 	int ret;

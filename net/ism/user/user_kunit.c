@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite of ism_user.ko (ism_user_kunit.ko): its per-file state, as
+ * contexts without a file (no address space: nothing is mapped), on the
+ * core's fake device, which the core and a hostile peer drive as they
+ * would: signals and events through ism_handle_irq() and
+ * ism_handle_event(), removal through ism_dev_unregister(). Mappings,
+ * requests from user space, processes and RLIMIT_MEMLOCK (a kernel
+ * thread has no process to charge) are user-api.sh's.
+ */
+#include <kunit/test.h>
+#include <linux/err.h>
+#include <linux/module.h>
+
+#include "../core_kunit.h"
+#include "ism_user.h"
+
+/**
+ * struct user_test - what a case has
+ * @dev: a registered fake device, full ops
+ * @registered: @dev is still registered
+ * @udev: ism_user's view of @dev
+ * @ctx: two users of it, closed at the end unless NULL
+ */
+struct user_test {
+	struct ism_dev *dev;
+	bool registered;
+	struct ism_user_dev *udev;
+	struct ism_user_ctx *ctx[2];
+};
+
+static int user_test_init(struct kunit *test)
+{
+	struct user_test *ut = kunit_kzalloc(test, sizeof(*ut), GFP_KERNEL);
+	struct ism_user_ctx *ctx;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, ut);
+	test->priv = ut;
+	ut->dev = fake_dev_alloc(&fake_ops_full);
+	KUNIT_ASSERT_NOT_NULL(test, ut->dev);
+	if (dev_set_name(&ut->dev->dev, "usrfake%d",
+			 atomic_inc_return(&fake_seq)) ||
+	    ism_dev_register(ut->dev)) {
+		put_device(&ut->dev->dev);
+		ut->dev = NULL;
+		KUNIT_FAIL(test, "the fake device did not register");
+		return -ENODEV;
+	}
+	ut->registered = true;
+	ut->udev = ism_get_priv(ut->dev, &ism_user_client);
+	KUNIT_ASSERT_NOT_NULL(test, ut->udev);
+	for (i = 0; i < ARRAY_SIZE(ut->ctx); i++) {
+		ctx = ism_user_ctx_open(ut->udev, NULL);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(ctx));
+		ut->ctx[i] = ctx;
+	}
+	return 0;
+}
+
+static void user_test_exit(struct kunit *test)
+{
+	struct user_test *ut = test->priv;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ut->ctx); i++)
+		if (ut->ctx[i])
+			ism_user_ctx_close(ut->ctx[i]);
+	if (ut->registered)
+		ism_dev_unregister(ut->dev);
+	if (ut->dev)
+		put_device(&ut->dev->dev);
+}
+
+/* Registers a page for the device's own GID. */
+static int user_reg(struct kunit *test, struct ism_user_ctx *ctx,
+		    struct ism_user_dmb *req)
+{
+	struct user_test *ut = test->priv;
+
+	*req = (struct ism_user_dmb){ .len = PAGE_SIZE };
+	export_uuid(req->gid, &ut->dev->gid);
+	return ism_user_register(ctx, req);
+}
+
+/* The fake's index of the DMB with @token. */
+static u32 user_idx(struct kunit *test, u64 token)
+{
+	struct fake_dev *fake = to_fake(((struct user_test *)test->priv)->dev);
+	unsigned int i;
+
+	for (i = 0; i < FAKE_MAX_DMBS; i++)
+		if (fake->slots[i].used && fake->slots[i].token == token)
+			return fake->slots[i].idx;
+	KUNIT_FAIL(test, "no DMB with token %llx", token);
+	return 0;
+}
+
+static unsigned int user_take(struct ism_user_ctx *ctx,
+			      struct ism_user_event *ev, unsigned int max)
+{
+	bool eof;
+
+	return ism_user_take_events(ctx, ev, max, &eof);
+}
+
+static void user_refused_register_changes_nothing(struct kunit *test)
+{
+	struct user_test *ut = test->priv;
+	struct fake_dev *fake = to_fake(ut->dev);
+	struct ism_user_dmb req;
+
+	fake->register_err = -ENOSPC;
+	KUNIT_EXPECT_EQ(test, user_reg(test, ut->ctx[0], &req), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, ut->ctx[0]->nbufs, 0U);
+	KUNIT_EXPECT_EQ(test, fake_used(ut->dev), 0U);
+	fake->register_err = 0;
+
+	req = (struct ism_user_dmb){ .len = PAGE_SIZE + 1 };
+	KUNIT_EXPECT_EQ(test, ism_user_register(ut->ctx[0], &req), -EINVAL);
+	req = (struct ism_user_dmb){ .len = PAGE_SIZE, .flags = 1 };
+	KUNIT_EXPECT_EQ(test, ism_user_register(ut->ctx[0], &req), -EINVAL);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_REGISTER_DMB], 1U);
+}
+
+static void user_close_releases_everything(struct kunit *test)
+{
+	struct user_test *ut = test->priv;
+	struct fake_dev *fake = to_fake(ut->dev);
+	struct ism_user_dmb req, att;
+	unsigned int i;
+
+	for (i = 0; i < 3; i++)
+		KUNIT_ASSERT_EQ(test, user_reg(test, ut->ctx[0], &req), 0);
+	att = (struct ism_user_dmb){ .token = req.token };
+	KUNIT_ASSERT_EQ(test, ism_user_attach(ut->ctx[0], &att), 0);
+	KUNIT_EXPECT_EQ(test, att.len, (u32)FAKE_ATTACH_LEN);
+	/* The fake's memory is no page of its own: MOVE only. */
+	KUNIT_EXPECT_EQ(test, att.flags, 0U);
+	KUNIT_EXPECT_EQ(test, fake_used(ut->dev), 3U);
+
+	ism_user_ctx_close(ut->ctx[0]);
+	ut->ctx[0] = NULL;
+	KUNIT_EXPECT_EQ(test, fake_used(ut->dev), 0U);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_UNREGISTER_DMB], 3U);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_DETACH_DMB], 1U);
+	KUNIT_EXPECT_EQ(test, fake->unreg_unknown, 0U);
+}
+
+static void user_tokens_are_per_context(struct kunit *test)
+{
+	struct user_test *ut = test->priv;
+	struct fake_dev *fake = to_fake(ut->dev);
+	struct ism_user_dmb req, att;
+
+	KUNIT_ASSERT_EQ(test, user_reg(test, ut->ctx[0], &req), 0);
+	KUNIT_EXPECT_EQ(test, ism_user_release_token(ut->ctx[1], req.token,
+						     false), -ENOENT);
+	att = (struct ism_user_dmb){ .token = req.token };
+	KUNIT_ASSERT_EQ(test, ism_user_attach(ut->ctx[0], &att), 0);
+	KUNIT_EXPECT_EQ(test, ism_user_attach(ut->ctx[0], &att), -EEXIST);
+	KUNIT_EXPECT_EQ(test, ism_user_release_token(ut->ctx[1], req.token,
+						     true), -ENOENT);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_UNREGISTER_DMB], 0U);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_DETACH_DMB], 0U);
+	KUNIT_EXPECT_EQ(test, ism_user_release_token(ut->ctx[0], req.token,
+						     true), 0);
+	KUNIT_EXPECT_EQ(test, ism_user_release_token(ut->ctx[0], req.token,
+						     false), 0);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_UNREGISTER_DMB], 1U);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_DETACH_DMB], 1U);
+}
+
+static void user_signal_goes_to_its_owner(struct kunit *test)
+{
+	struct user_test *ut = test->priv;
+	struct ism_user_dmb a, b;
+	struct ism_user_event ev[4];
+
+	KUNIT_ASSERT_EQ(test, user_reg(test, ut->ctx[0], &a), 0);
+	KUNIT_ASSERT_EQ(test, user_reg(test, ut->ctx[1], &b), 0);
+	ism_handle_irq(ut->dev, user_idx(test, a.token), BIT(3));
+	KUNIT_ASSERT_EQ(test, user_take(ut->ctx[0], ev, 4), 1U);
+	KUNIT_EXPECT_EQ(test, ev[0].type, (u32)ISM_USER_EVENT_SIGNAL);
+	KUNIT_EXPECT_EQ(test, ev[0].token, a.token);
+	KUNIT_EXPECT_EQ(test, ev[0].info, (u64)BIT(3));
+	KUNIT_EXPECT_EQ(test, user_take(ut->ctx[1], ev, 4), 0U);
+
+	/* An index of no DMB, an empty mask: nothing for anyone. */
+	ism_handle_irq(ut->dev, FAKE_MAX_DMBS - 1, 0xffff);
+	ism_handle_irq(ut->dev, user_idx(test, b.token), 0);
+	KUNIT_EXPECT_EQ(test, user_take(ut->ctx[0], ev, 4), 0U);
+	KUNIT_EXPECT_EQ(test, user_take(ut->ctx[1], ev, 4), 0U);
+
+	/* Nor for a DMB its file has unregistered. */
+	KUNIT_ASSERT_EQ(test, ism_user_release_token(ut->ctx[1], b.token,
+						     false), 0);
+	KUNIT_EXPECT_EQ(test, user_take(ut->ctx[1], ev, 4), 0U);
+}
+
+/* A peer that signals without end costs one event per DMB. */
+static void user_signal_flood_merges(struct kunit *test)
+{
+	struct user_test *ut = test->priv;
+	struct ism_user_event ev[4];
+	struct ism_user_dmb a;
+	unsigned int i, idx;
+
+	KUNIT_ASSERT_EQ(test, user_reg(test, ut->ctx[0], &a), 0);
+	idx = user_idx(test, a.token);
+	for (i = 0; i < 100000; i++)
+		ism_handle_irq(ut->dev, idx, BIT(i % ISM_DMBE_BITS));
+	KUNIT_ASSERT_EQ(test, user_take(ut->ctx[0], ev, 4), 1U);
+	KUNIT_EXPECT_EQ(test, ev[0].info, 0xffffULL);
+	KUNIT_EXPECT_EQ(test, user_take(ut->ctx[0], ev, 4), 0U);
+}
+
+static void user_send(struct ism_dev *dev, u32 type, u32 code, u64 token)
+{
+	struct ism_event e = { .type = type, .code = code, .token = token,
+			       .info = code };
+
+	uuid_copy(&e.gid, &dev->gid);
+	ism_handle_event(dev, &e);
+}
+
+/* A peer's events: a fixed queue, the rest counted; other clients'
+ * codes never reach a file.
+ */
+static void user_event_flood_is_bounded(struct kunit *test)
+{
+	struct user_test *ut = test->priv;
+	struct ism_user_event ev[8];
+	unsigned int i;
+
+	user_send(ut->dev, ISM_EVT_SWR, 1, 0);	/* SMC-D's codes */
+	user_send(ut->dev, ISM_EVT_SWR, 2, 0);
+	user_send(ut->dev, ISM_EVT_SWR, ISM_USER_EVENT_CODE_BASE - 1, 0);
+	user_send(ut->dev, ISM_EVT_SWR, ISM_USER_EVENT_CODE_BASE +
+		  ISM_USER_EVENT_CODE_MAX + 1, 0);
+	KUNIT_EXPECT_EQ(test, user_take(ut->ctx[0], ev, 8), 0U);
+
+	for (i = 0; i < 10000; i++)
+		user_send(ut->dev, ISM_EVT_SWR, ISM_USER_EVENT_CODE_BASE + i, 0);
+	KUNIT_ASSERT_EQ(test, user_take(ut->ctx[0], ev, 2), 2U);
+	KUNIT_EXPECT_EQ(test, ev[0].type, (u32)ISM_USER_EVENT_LOST);
+	KUNIT_EXPECT_EQ(test, ev[0].info, 10000ULL - ISM_USER_QUEUE_LEN);
+	KUNIT_EXPECT_EQ(test, ev[1].type, (u32)ISM_USER_EVENT_SOFTWARE);
+	KUNIT_EXPECT_EQ(test, ev[1].code, 0U);
+	for (i = 1; i < ISM_USER_QUEUE_LEN; i++)
+		KUNIT_ASSERT_EQ(test, user_take(ut->ctx[0], ev, 1), 1U);
+	KUNIT_EXPECT_EQ(test, ev[0].code, (u32)(ISM_USER_QUEUE_LEN - 1));
+	KUNIT_EXPECT_EQ(test, user_take(ut->ctx[0], ev, 8), 0U);
+}
+
+static void user_dmb_gone_to_attachers_only(struct kunit *test)
+{
+	struct user_test *ut = test->priv;
+	struct ism_user_event ev[4];
+	struct ism_user_dmb a, att;
+
+	KUNIT_ASSERT_EQ(test, user_reg(test, ut->ctx[0], &a), 0);
+	att = (struct ism_user_dmb){ .token = a.token };
+	KUNIT_ASSERT_EQ(test, ism_user_attach(ut->ctx[1], &att), 0);
+	user_send(ut->dev, ISM_EVT_DMB, 0, a.token);
+	user_send(ut->dev, ISM_EVT_DMB, 0, a.token + 1);
+	KUNIT_EXPECT_EQ(test, user_take(ut->ctx[0], ev, 4), 0U);
+	KUNIT_ASSERT_EQ(test, user_take(ut->ctx[1], ev, 4), 1U);
+	KUNIT_EXPECT_EQ(test, ev[0].type, (u32)ISM_USER_EVENT_DMB_GONE);
+	KUNIT_EXPECT_EQ(test, ev[0].token, a.token);
+
+	user_send(ut->dev, ISM_EVT_GID, 0, 0);
+	KUNIT_ASSERT_EQ(test, user_take(ut->ctx[0], ev, 4), 1U);
+	KUNIT_EXPECT_EQ(test, ev[0].type, (u32)ISM_USER_EVENT_PEER_GONE);
+	KUNIT_EXPECT_EQ(test, user_take(ut->ctx[1], ev, 4), 1U);
+}
+
+/* The device goes with users on it: all they hold is released first. */
+static void user_device_removal_revokes(struct kunit *test)
+{
+	struct user_test *ut = test->priv;
+	struct fake_dev *fake = to_fake(ut->dev);
+	struct ism_user_event ev[4];
+	struct ism_user_dmb a, att;
+	bool eof;
+
+	KUNIT_ASSERT_EQ(test, user_reg(test, ut->ctx[0], &a), 0);
+	KUNIT_ASSERT_EQ(test, user_reg(test, ut->ctx[1], &a), 0);
+	att = (struct ism_user_dmb){ .token = a.token };
+	KUNIT_ASSERT_EQ(test, ism_user_attach(ut->ctx[0], &att), 0);
+
+	ism_dev_unregister(ut->dev);
+	ut->registered = false;
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_UNREGISTER_DMB], 2U);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_DETACH_DMB], 1U);
+	KUNIT_EXPECT_EQ(test, fake_used(ut->dev), 0U);
+
+	KUNIT_ASSERT_EQ(test, ism_user_take_events(ut->ctx[0], ev, 4, &eof), 1U);
+	KUNIT_EXPECT_EQ(test, ev[0].type, (u32)ISM_USER_EVENT_DEVICE_GONE);
+	KUNIT_EXPECT_EQ(test, ism_user_take_events(ut->ctx[0], ev, 4, &eof), 0U);
+	KUNIT_EXPECT_TRUE(test, eof);
+	KUNIT_EXPECT_EQ(test, user_reg(test, ut->ctx[1], &a), -ENODEV);
+	KUNIT_EXPECT_EQ(test, ism_user_release_token(ut->ctx[1], a.token,
+						     false), -ENODEV);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ism_user_ctx_open(ut->udev, NULL)),
+			-ENODEV);
+	/* Closing after it releases nothing twice. */
+	ism_user_ctx_close(ut->ctx[0]);
+	ut->ctx[0] = NULL;
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_UNREGISTER_DMB], 2U);
+}
+
+static void user_attach_needs_the_op(struct kunit *test)
+{
+	struct ism_dev *dev = fake_dev_alloc(&fake_ops_min);
+	struct ism_user_dmb att = { .token = FAKE_TOKEN_BASE + 1 };
+	struct ism_user_ctx *ctx;
+
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	KUNIT_ASSERT_EQ(test, dev_set_name(&dev->dev, "usrfake%d",
+					   atomic_inc_return(&fake_seq)), 0);
+	if (ism_dev_register(dev)) {
+		put_device(&dev->dev);
+		KUNIT_FAIL(test, "the fake device did not register");
+		return;
+	}
+	ctx = ism_user_ctx_open(ism_get_priv(dev, &ism_user_client), NULL);
+	if (!IS_ERR(ctx)) {
+		KUNIT_EXPECT_EQ(test, ism_user_attach(ctx, &att), -EOPNOTSUPP);
+		KUNIT_EXPECT_EQ(test, ctx->nbufs, 0U);
+		ism_user_ctx_close(ctx);
+	}
+	KUNIT_EXPECT_FALSE(test, IS_ERR(ctx));
+	ism_dev_unregister(dev);
+	put_device(&dev->dev);
+}
+
+static struct kunit_case user_cases[] = {
+	KUNIT_CASE(user_refused_register_changes_nothing),
+	KUNIT_CASE(user_close_releases_everything),
+	KUNIT_CASE(user_tokens_are_per_context),
+	KUNIT_CASE(user_signal_goes_to_its_owner),
+	KUNIT_CASE(user_signal_flood_merges),
+	KUNIT_CASE(user_event_flood_is_bounded),
+	KUNIT_CASE(user_dmb_gone_to_attachers_only),
+	KUNIT_CASE(user_device_removal_revokes),
+	KUNIT_CASE(user_attach_needs_the_op),
+	{}
+};
+
+static struct kunit_suite user_suite = {
+	.name = "ism_user",
+	.init = user_test_init,
+	.exit = user_test_exit,
+	.test_cases = user_cases,
+};
+
+kunit_test_suite(user_suite);
+
+MODULE_DESCRIPTION("KUnit suite of ism_user");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(ISM);
+MODULE_IMPORT_NS(ISM_USER_KUNIT);
