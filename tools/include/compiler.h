@@ -10,4 +10,8 @@
 #define __printf(a, b)	__attribute__((__format__(printf, a, b)))
 #endif
 
+#ifndef __maybe_unused
+#define __maybe_unused	__attribute__((__unused__))
+#endif
+
 #endif /* ISM_TOOLS_COMPILER_H */

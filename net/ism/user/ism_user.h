@@ -166,6 +166,34 @@ struct ism_user_buf {
 	struct rcu_head rcu;
 };
 
+/**
+ * ism_user_dev_get() - the file's device, kept for one call
+ * @ctx: the file
+ *
+ * Takes ctx->lock for reading: remove_dev marks the file dead under the
+ * write lock, so the device stays until ism_user_dev_put(). Process
+ * context; may sleep.
+ *
+ * Return: the device, or NULL, with nothing held, once it is gone.
+ */
+static inline struct ism_dev *ism_user_dev_get(struct ism_user_ctx *ctx)
+{
+	down_read(&ctx->lock);
+	if (!ctx->dead)
+		return ctx->udev->ism;
+	up_read(&ctx->lock);
+	return NULL;
+}
+
+/**
+ * ism_user_dev_put() - end a call that ism_user_dev_get() began
+ * @ctx: the file
+ */
+static inline void ism_user_dev_put(struct ism_user_ctx *ctx)
+{
+	up_read(&ctx->lock);
+}
+
 /* user_buf.c */
 int ism_user_register(struct ism_user_ctx *ctx, struct ism_user_dmb *req);
 int ism_user_attach(struct ism_user_ctx *ctx, struct ism_user_dmb *req);

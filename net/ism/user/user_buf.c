@@ -335,19 +335,19 @@ void ism_user_release_bufs(struct ism_user_ctx *ctx)
 		ism_user_buf_free(buf);
 }
 
-/* One piece of a MOVE, under ctx->lock so that the device stays. */
+/* One piece of a MOVE, with the device kept for it. */
 static int ism_user_move_piece(struct ism_user_ctx *ctx,
 			       const struct ism_user_move *req, bool sf,
 			       unsigned int offset, const void *data,
 			       unsigned int size)
 {
-	int ret = -ENODEV;
+	struct ism_dev *ism = ism_user_dev_get(ctx);
+	int ret;
 
-	down_read(&ctx->lock);
-	if (!ctx->dead)
-		ret = ism_move_data(ctx->udev->ism, req->token, req->dmbe, sf,
-				    offset, data, size);
-	up_read(&ctx->lock);
+	if (!ism)
+		return -ENODEV;
+	ret = ism_move_data(ism, req->token, req->dmbe, sf, offset, data, size);
+	ism_user_dev_put(ctx);
 	return ret;
 }
 

@@ -21,10 +21,13 @@
 /* Records a read() takes from the queue at once, copied out unlocked. */
 #define ISM_USER_READ_BATCH	8
 
-/* Caller holds ctx->ev_lock; wakes after it is dropped. */
-static void ism_user_wake(struct ism_user_ctx *ctx)
+/* Readers, pollers and the eventfd, with @mask for the pollers. Caller
+ * holds ctx->ev_lock, which keeps ctx->eventfd; both wake-ups take only
+ * their own spinlock, so any context will do.
+ */
+static void ism_user_wake(struct ism_user_ctx *ctx, __poll_t mask)
 {
-	wake_up_interruptible_poll(&ctx->wait, EPOLLIN | EPOLLRDNORM);
+	wake_up_interruptible_poll(&ctx->wait, mask);
 	if (ctx->eventfd)
 		eventfd_signal(ctx->eventfd, 1);
 }
@@ -39,7 +42,7 @@ static void ism_user_signal(struct ism_user_buf *buf, u16 mask)
 		if (!buf->pending)
 			list_add_tail(&buf->ready, &ctx->ready);
 		buf->pending |= mask;
-		ism_user_wake(ctx);
+		ism_user_wake(ctx, EPOLLIN | EPOLLRDNORM);
 	}
 	spin_unlock_irqrestore(&ctx->ev_lock, flags);
 }
@@ -80,7 +83,7 @@ static void ism_user_queue(struct ism_user_ctx *ctx,
 		} else {
 			ctx->lost++;
 		}
-		ism_user_wake(ctx);
+		ism_user_wake(ctx, EPOLLIN | EPOLLRDNORM);
 	}
 	spin_unlock_irqrestore(&ctx->ev_lock, flags);
 }
@@ -141,10 +144,7 @@ void ism_user_queue_gone(struct ism_user_ctx *ctx)
 	spin_lock_irqsave(&ctx->ev_lock, flags);
 	if (!ctx->gone) {
 		ctx->gone = 1;
-		wake_up_interruptible_poll(&ctx->wait,
-					   EPOLLIN | EPOLLHUP | EPOLLERR);
-		if (ctx->eventfd)
-			eventfd_signal(ctx->eventfd, 1);
+		ism_user_wake(ctx, EPOLLIN | EPOLLHUP | EPOLLERR);
 	}
 	spin_unlock_irqrestore(&ctx->ev_lock, flags);
 }
@@ -166,11 +166,13 @@ void ism_user_forget_ready(struct ism_user_buf *buf)
 	spin_unlock_irqrestore(&ctx->ev_lock, flags);
 }
 
-/* Caller holds ctx->ev_lock. */
+/* read() has a record. Without ctx->ev_lock, a hint that the waits of
+ * read() and poll() check again after each wake-up.
+ */
 static bool ism_user_readable(const struct ism_user_ctx *ctx)
 {
-	return !list_empty(&ctx->ready) || ctx->count || ctx->lost ||
-	       ctx->gone == 1;
+	return !list_empty_careful(&ctx->ready) || READ_ONCE(ctx->count) ||
+	       READ_ONCE(ctx->lost) || READ_ONCE(ctx->gone) == 1;
 }
 
 /**
@@ -260,10 +262,7 @@ ssize_t ism_user_read(struct file *file, char __user *to, size_t len,
 		if (file->f_flags & O_NONBLOCK)
 			return -EAGAIN;
 		ret = wait_event_interruptible(ctx->wait,
-					       READ_ONCE(ctx->count) ||
-					       !list_empty_careful(&ctx->ready) ||
-					       READ_ONCE(ctx->lost) ||
-					       READ_ONCE(ctx->gone) == 1);
+					       ism_user_readable(ctx));
 		if (ret)
 			return ret;
 	}

@@ -120,12 +120,9 @@ static int ism_user_info(struct ism_user_ctx *ctx, void __user *arg)
 	struct ism_dev *ism;
 	uuid_t gid;
 
-	down_read(&ctx->lock);
-	if (ctx->dead) {
-		up_read(&ctx->lock);
+	ism = ism_user_dev_get(ctx);
+	if (!ism)
 		return -ENODEV;
-	}
-	ism = ctx->udev->ism;
 	ism_get_local_gid(ism, &gid);
 	export_uuid(info.gid, &gid);
 	strscpy(info.name, ism_dev_name(ism), sizeof(info.name));
@@ -134,13 +131,14 @@ static int ism_user_info(struct ism_user_ctx *ctx, void __user *arg)
 	info.max_dmb_len = ism_get_max_dmb_len(ism);
 	info.max_dmbs = ism_get_max_dmbs(ism);
 	info.max_buffers = ism_user_max_buffers;
-	up_read(&ctx->lock);
+	ism_user_dev_put(ctx);
 	return copy_to_user(arg, &info, sizeof(info)) ? -EFAULT : 0;
 }
 
 static int ism_user_query_peer(struct ism_user_ctx *ctx, void __user *arg)
 {
 	struct ism_user_peer peer;
+	struct ism_dev *ism;
 	uuid_t gid;
 	int ret;
 
@@ -149,11 +147,12 @@ static int ism_user_query_peer(struct ism_user_ctx *ctx, void __user *arg)
 	if (peer.flags & ~ISM_USER_PEER_VLAN)
 		return -EINVAL;
 	import_uuid(&gid, peer.gid);
-	down_read(&ctx->lock);
-	ret = ctx->dead ? -ENODEV :
-	      ism_query_remote_gid(ctx->udev->ism, &gid,
-				   peer.flags & ISM_USER_PEER_VLAN, peer.vlan);
-	up_read(&ctx->lock);
+	ism = ism_user_dev_get(ctx);
+	if (!ism)
+		return -ENODEV;
+	ret = ism_query_remote_gid(ism, &gid, peer.flags & ISM_USER_PEER_VLAN,
+				   peer.vlan);
+	ism_user_dev_put(ctx);
 	return ret;
 }
 
@@ -182,6 +181,7 @@ static int ism_user_new_buf(struct ism_user_ctx *ctx, void __user *arg,
 static int ism_user_send_event(struct ism_user_ctx *ctx, void __user *arg)
 {
 	struct ism_user_sw_event ev;
+	struct ism_dev *ism;
 	uuid_t gid;
 	int ret;
 
@@ -190,11 +190,12 @@ static int ism_user_send_event(struct ism_user_ctx *ctx, void __user *arg)
 	if (ev.flags || ev.code > ISM_USER_EVENT_CODE_MAX)
 		return -EINVAL;
 	import_uuid(&gid, ev.gid);
-	down_read(&ctx->lock);
-	ret = ctx->dead ? -ENODEV :
-	      ism_signal_event(ctx->udev->ism, &gid, 1,
-			       ISM_USER_EVENT_CODE_BASE + ev.code, ev.info);
-	up_read(&ctx->lock);
+	ism = ism_user_dev_get(ctx);
+	if (!ism)
+		return -ENODEV;
+	ret = ism_signal_event(ism, &gid, 1, ISM_USER_EVENT_CODE_BASE + ev.code,
+			       ev.info);
+	ism_user_dev_put(ctx);
 	return ret;
 }
 

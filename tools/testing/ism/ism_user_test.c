@@ -31,6 +31,8 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
+#include "../../include/compiler.h"
+
 #define KIB	1024U
 #define EV_SIZE	sizeof(struct ism_user_event)
 
@@ -164,7 +166,7 @@ static int events(int fd, struct ism_user_event *ev, int max)
 
 static sigjmp_buf bus_jmp;
 
-static void on_bus(int sig __attribute__((unused)))
+static void on_bus(int sig __maybe_unused)
 {
 	siglongjmp(bus_jmp, 1);
 }
@@ -649,6 +651,41 @@ static long device_dmbs(void)
 	return n;
 }
 
+/* A request the kernel reads but cannot write back: what it made is
+ * undone, as the caller never learns of it.
+ */
+static void test_unwritable(int fd)
+{
+	struct ism_user_info info = info_of(fd);
+	long before = device_dmbs();
+	struct ism_user_dmb d, a, *ro;
+
+	ro = mmap(NULL, page, PROT_READ | PROT_WRITE,
+		  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (ro == MAP_FAILED || reg(fd, 64 * KIB, &d)) {
+		result(0, "unwritable requests: setup");
+		return;
+	}
+	*ro = (struct ism_user_dmb){ .len = page };
+	memcpy(ro->gid, info.gid, sizeof(ro->gid));
+	mprotect(ro, page, PROT_READ);
+	refused("REGISTER with a read-only request",
+		ioctl(fd, ISM_USER_IOC_REGISTER, ro), EFAULT);
+	result(device_dmbs() == before + 1,
+	       "the DMB it registered is unregistered (device dmbs %ld, then %ld)",
+	       before, device_dmbs());
+	mprotect(ro, page, PROT_READ | PROT_WRITE);
+	*ro = (struct ism_user_dmb){ .token = d.token };
+	mprotect(ro, page, PROT_READ);
+	refused("ATTACH with a read-only request",
+		ioctl(fd, ISM_USER_IOC_ATTACH, ro), EFAULT);
+	succeeded("the attachment it made is undone: ATTACH again",
+		  attach(fd, d.token, &a));
+	detach(fd, d.token);
+	unreg(fd, d.token);
+	munmap(ro, page);
+}
+
 /* The file's end gives back everything: the device's DMB count returns. */
 static void test_close(void)
 {
@@ -689,6 +726,7 @@ static void api(void)
 	test_two_processes(fd);
 	test_memlock();
 	test_max_buffers(fd);
+	test_unwritable(fd);
 	close(fd);
 	test_close();
 }
