@@ -44,6 +44,9 @@ SRCS_ism_fault := $(NL_SRCS) $(addprefix $(TESTDIR)/ism_fault_,op.c state.c \
 	kmsg.c)
 # ism_nlbad sends malformed requests to the ism family.
 SRCS_ism_nlbad := $(NL_SRCS)
+# ism_user_test and ism_user_fuzz make /dev/ism's calls alike.
+SRCS_ism_user_test := $(TESTDIR)/ism_user_calls.c
+SRCS_ism_user_fuzz := $(TESTDIR)/ism_user_calls.c
 # A file of some SRCS_NAME is part of a program, not one of its own.
 TOOLS_PARTS := $(foreach v,$(filter SRCS_%,$(.VARIABLES)),$($(v)))
 TOOLS_SRC := $(filter-out $(addsuffix /%,$(TOOLS_SKIP)) $(TOOLS_PARTS), \
@@ -167,12 +170,12 @@ demo-vms:
 		$(TESTDIR)/stock.sh demo-vms $(MODE)
 
 # The reliability run in the debug VM: the KUnit suites (the bad-input
-# table among them), then the long forms of the stress, churn, fault and
-# SMC-D load tests, and the summary.
-STRESS_ENV := ISM_STRESS_SECS=60,ISM_CHURN_CYCLES=100,ISM_LOAD_SECS=60,ISM_FAULTS_FULL=1
+# table among them), then the long forms of the stress, churn, fault,
+# SMC-D load and /dev/ism fuzzing tests, and the summary.
+STRESS_ENV := ISM_STRESS_SECS=60,ISM_CHURN_CYCLES=100,ISM_LOAD_SECS=60,ISM_FAULTS_FULL=1,ISM_USER_FUZZ_SECS=60
 stress:
 	@$(TESTDIR)/deps.sh
-	@ISM_APPEND="ism.env=$(STRESS_ENV) ism.e2e_only=stress,churn,faults,smc-load $(ISM_APPEND)" \
+	@ISM_APPEND="ism.env=$(STRESS_ENV) ism.e2e_only=stress,churn,faults,smc-load,user-fuzz $(ISM_APPEND)" \
 		ISM_E2E_TIMEOUT=$${ISM_E2E_TIMEOUT:-1500} \
 		ISM_VM_TIMEOUT=$${ISM_VM_TIMEOUT:-5400} $(TESTDIR)/record.sh \
 		'make stress' '^== reliability summary' $(TESTDIR)/vmtest.sh test

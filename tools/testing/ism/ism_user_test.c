@@ -32,9 +32,9 @@
 #include <sys/wait.h>
 
 #include "../../include/compiler.h"
+#include "ism_user_calls.h"
 
 #define KIB	1024U
-#define EV_SIZE	sizeof(struct ism_user_event)
 
 static int tests, failed;
 static const char *dev;
@@ -84,108 +84,6 @@ static int open_dev(void)
 		exit(1);
 	}
 	return fd;
-}
-
-static struct ism_user_info info_of(int fd)
-{
-	struct ism_user_info info = {};
-
-	if (ioctl(fd, ISM_USER_IOC_INFO, &info))
-		printf("# INFO: %s\n", strerror(errno));
-	return info;
-}
-
-/* Register a DMB of @len for the device's own GID (loopback). */
-static int reg(int fd, uint32_t len, struct ism_user_dmb *d)
-{
-	struct ism_user_info info = info_of(fd);
-
-	memset(d, 0, sizeof(*d));
-	d->len = len;
-	memcpy(d->gid, info.gid, sizeof(d->gid));
-	return ioctl(fd, ISM_USER_IOC_REGISTER, d);
-}
-
-static int attach(int fd, uint64_t token, struct ism_user_dmb *d)
-{
-	memset(d, 0, sizeof(*d));
-	d->token = token;
-	return ioctl(fd, ISM_USER_IOC_ATTACH, d);
-}
-
-static int unreg(int fd, uint64_t token)
-{
-	return ioctl(fd, ISM_USER_IOC_UNREGISTER, &token);
-}
-
-static int detach(int fd, uint64_t token)
-{
-	return ioctl(fd, ISM_USER_IOC_DETACH, &token);
-}
-
-static int move(int fd, uint64_t token, uint32_t off, const void *data,
-		uint32_t size, uint32_t flags, uint32_t dmbe)
-{
-	struct ism_user_move m = {
-		.token = token, .data = (uintptr_t)data, .offset = off,
-		.size = size, .flags = flags, .dmbe = dmbe,
-	};
-
-	return ioctl(fd, ISM_USER_IOC_MOVE, &m);
-}
-
-static int send_event(int fd, const uint8_t *gid, uint32_t code,
-		      uint64_t info, uint32_t flags)
-{
-	struct ism_user_sw_event e = { .code = code, .info = info,
-				       .flags = flags };
-
-	memcpy(e.gid, gid, sizeof(e.gid));
-	return ioctl(fd, ISM_USER_IOC_SEND_EVENT, &e);
-}
-
-static char *map(int fd, const struct ism_user_dmb *d, size_t len, off_t skip)
-{
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		       d->mmap_offset + skip);
-
-	return p == MAP_FAILED ? NULL : p;
-}
-
-/* Events read without blocking into @ev (at most @max). Return: count. */
-static int events(int fd, struct ism_user_event *ev, int max)
-{
-	int fl = fcntl(fd, F_GETFL);
-	ssize_t n;
-
-	fcntl(fd, F_SETFL, fl | O_NONBLOCK);
-	n = read(fd, ev, max * EV_SIZE);
-	fcntl(fd, F_SETFL, fl);
-	return n < 0 ? 0 : n / EV_SIZE;
-}
-
-static sigjmp_buf bus_jmp;
-
-static void on_bus(int sig __maybe_unused)
-{
-	siglongjmp(bus_jmp, 1);
-}
-
-/* Whether reading (or writing) *@p raises SIGBUS. */
-static int bus_error(char *p, int write)
-{
-	struct sigaction sa = { .sa_handler = on_bus }, old;
-	int bus = 0;
-
-	sigaction(SIGBUS, &sa, &old);
-	if (sigsetjmp(bus_jmp, 1))
-		bus = 1;
-	else if (write)
-		__atomic_store_n(p, 1, __ATOMIC_RELAXED);
-	else
-		(void)__atomic_load_n(p, __ATOMIC_RELAXED);
-	sigaction(SIGBUS, &old, NULL);
-	return bus;
 }
 
 static int all_zero(const char *p, size_t len)

@@ -247,6 +247,8 @@ def print_summary(label, sums, table, reports):
     print(f"lifetime churn:   {get('churn_cycles')} cycles")
     print(f"SMC-D under load: {get('smc_conns')} connections, "
           f"{get('smc_bytes')} bytes verified")
+    print(f"/dev/ism calls:   {get('user_fuzz_calls')} random calls in "
+          f"{get('user_fuzz_secs')} s, every result checked")
     print(f'kernel reports:   {reports}')
     print(f"bytes lost:       {lost} (verification failures: "
           f"{get('verify_failures')})")

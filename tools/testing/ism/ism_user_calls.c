@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The calls of /dev/ism/NAME for the test programs: ism_user_calls.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+
+#include "../../include/compiler.h"
+#include "ism_user_calls.h"
+
+struct ism_user_info info_of(int fd)
+{
+	struct ism_user_info info = {};
+
+	if (ioctl(fd, ISM_USER_IOC_INFO, &info))
+		printf("# INFO: %s\n", strerror(errno));
+	return info;
+}
+
+/* Register a DMB of @len for the peer @gid. */
+int reg_for(int fd, uint32_t len, const uint8_t *gid, struct ism_user_dmb *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->len = len;
+	memcpy(d->gid, gid, sizeof(d->gid));
+	return ioctl(fd, ISM_USER_IOC_REGISTER, d);
+}
+
+/* Register a DMB of @len for the device's own GID (loopback). */
+int reg(int fd, uint32_t len, struct ism_user_dmb *d)
+{
+	struct ism_user_info info = info_of(fd);
+
+	return reg_for(fd, len, info.gid, d);
+}
+
+int attach(int fd, uint64_t token, struct ism_user_dmb *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->token = token;
+	return ioctl(fd, ISM_USER_IOC_ATTACH, d);
+}
+
+int unreg(int fd, uint64_t token)
+{
+	return ioctl(fd, ISM_USER_IOC_UNREGISTER, &token);
+}
+
+int detach(int fd, uint64_t token)
+{
+	return ioctl(fd, ISM_USER_IOC_DETACH, &token);
+}
+
+int move(int fd, uint64_t token, uint32_t off, const void *data,
+	 uint32_t size, uint32_t flags, uint32_t dmbe)
+{
+	struct ism_user_move m = {
+		.token = token, .data = (uintptr_t)data, .offset = off,
+		.size = size, .flags = flags, .dmbe = dmbe,
+	};
+
+	return ioctl(fd, ISM_USER_IOC_MOVE, &m);
+}
+
+int send_event(int fd, const uint8_t *gid, uint32_t code, uint64_t info,
+	       uint32_t flags)
+{
+	struct ism_user_sw_event e = { .code = code, .info = info,
+				       .flags = flags };
+
+	memcpy(e.gid, gid, sizeof(e.gid));
+	return ioctl(fd, ISM_USER_IOC_SEND_EVENT, &e);
+}
+
+char *map(int fd, const struct ism_user_dmb *d, size_t len, off_t skip)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		       d->mmap_offset + skip);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* Events read without blocking into @ev (at most @max). Return: count. */
+int events(int fd, struct ism_user_event *ev, int max)
+{
+	int fl = fcntl(fd, F_GETFL);
+	ssize_t n;
+
+	fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+	n = read(fd, ev, max * EV_SIZE);
+	fcntl(fd, F_SETFL, fl);
+	return n < 0 ? 0 : n / EV_SIZE;
+}
+
+static sigjmp_buf bus_jmp;
+
+static void on_bus(int sig __maybe_unused)
+{
+	siglongjmp(bus_jmp, 1);
+}
+
+/* Whether reading (or writing) *@p raises SIGBUS. */
+int bus_error(char *p, int write)
+{
+	struct sigaction sa = { .sa_handler = on_bus }, old;
+	int bus = 0;
+
+	sigaction(SIGBUS, &sa, &old);
+	if (sigsetjmp(bus_jmp, 1))
+		bus = 1;
+	else if (write)
+		__atomic_store_n(p, 1, __ATOMIC_RELAXED);
+	else
+		(void)__atomic_load_n(p, __ATOMIC_RELAXED);
+	sigaction(SIGBUS, &old, NULL);
+	return bus;
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The calls of /dev/ism/NAME (ism_user.ko) as the test programs make
+ * them: one line each over the raw ioctl, so that a test can pass any
+ * argument, bad ones included. Each returns what the system call did
+ * (-1 with errno set on failure), but map() (NULL) and events().
+ */
+#ifndef ISM_USER_CALLS_H
+#define ISM_USER_CALLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <linux/ism_user.h>
+
+#define EV_SIZE	sizeof(struct ism_user_event)
+
+struct ism_user_info info_of(int fd);
+int reg_for(int fd, uint32_t len, const uint8_t *gid, struct ism_user_dmb *d);
+int reg(int fd, uint32_t len, struct ism_user_dmb *d);
+int attach(int fd, uint64_t token, struct ism_user_dmb *d);
+int unreg(int fd, uint64_t token);
+int detach(int fd, uint64_t token);
+int move(int fd, uint64_t token, uint32_t off, const void *data,
+	 uint32_t size, uint32_t flags, uint32_t dmbe);
+int send_event(int fd, const uint8_t *gid, uint32_t code, uint64_t info,
+	       uint32_t flags);
+char *map(int fd, const struct ism_user_dmb *d, size_t len, off_t skip);
+int events(int fd, struct ism_user_event *ev, int max);
+int bus_error(char *p, int write);
+
+#endif
