@@ -9,6 +9,7 @@
 #       ism-region); it sees b killed mid-transfer, then
 #       talks to b2
 #   b   10.77.0.2, the clients; the host kills it during its last transfer
+#       (SMC-D, and an application's over ism_user beside it)
 #   b2  10.77.0.2 again, a restarted b rejoining the region; the host
 #       pauses it (stops its QEMU) during a transfer for longer than the
 #       peer timeout, after which both ends must have ended that
@@ -32,6 +33,12 @@
 #       metadata (region_scribble) while a and b2 run traffic. Each
 #       attack must show here (the guest's log or counters) and hit
 #       SMC-D traffic, not a fallback to TCP.
+# Before b's last transfer, applications on both guests talk over the
+# region through ism_user (/dev/ism/DEV): libism's ism_lat and ism_bw,
+# each writing straight into the DMB the other guest registered
+# (zero-copy), in event and busy-poll mode, the bandwidth's data
+# verified; b's endless ism_bw dies with b, and a's must end, told the
+# peer is gone, not hang.
 # Every check is made on both ends: SMC-D on the virtual ISM device, not
 # TCP; data intact (smc_xfer checksums every connection), also when read
 # with splice(), which maps the DMB's pages (virt_to_page()). In the hostile
@@ -234,6 +241,23 @@ smcd_again_client() {
 		grep -q 'client conns=1 ok=1' /tmp/c.out
 }
 
+# user_up: ism_user serves the device under test (/dev/ism/$dev)
+user_up() {
+	check "ism_user loaded" ism-load ism_user
+	check "/dev/ism/$dev is there" wait_for 10 test -c "/dev/ism/$dev"
+}
+
+# has_line ERE FILE: FILE has a line matching ERE; else FILE is printed
+has_line() {
+	grep -q -E "$1" "$2" && return 0
+	sed 's/^/# /' "$2"
+	return 1
+}
+
+# USER_LAT, USER_BW: the arguments both ends of ism_lat and ism_bw share
+USER_LAT="-n 1000 -t 60000"
+USER_BW="-n 200 -s 64k -t 60000"
+
 case $role in
 a)
 	server 5201 -n 1 &
@@ -248,11 +272,31 @@ a)
 	server 5206 -n 1 --splice
 	check "splice() of 8M each way out of DMBs, checksummed" \
 		grep -q 'server conns=1 ok=1' /tmp/s.5206
+	user_up
+	for w in event busy-poll; do
+		busy=
+		[ $w = event ] || busy=-b
+		# shellcheck disable=SC2086 # lists of arguments
+		check "ism_lat $w: 1000 round trips with b" \
+			deadline 180 ism_lat -d "$dev" $busy $USER_LAT
+		# shellcheck disable=SC2086 # lists of arguments
+		deadline 180 ism_bw -d "$dev" $busy -v $USER_BW >/tmp/bw.srv 2>&1
+		check "ism_bw $w: b's 64 KiB messages arrived intact" \
+			has_line 'ism_bw: 300 messages of 65536 bytes verified' /tmp/bw.srv
+	done
+	# b's endless ism_bw, which dies with b: -t is far longer than the
+	# wait for the peer's end, so a timeout here is a failure.
+	deadline 300 ism_bw -d "$dev" -n 1000000000 -t 120000 >/tmp/bw.gone 2>&1 &
+	bw_gone=$!
 	# The last transfer never ends: the host kills b during it.
 	server 5203 -n 1
 	cat /tmp/s.5203
 	check "b killed mid-transfer: this end sees the connection fail" \
 		grep -q 'server conns=1 ok=0 failed=1 ' /tmp/s.5203
+	wait $bw_gone
+	check "b killed mid-ism_bw: this end's ism_bw ends with an error" [ $? = 1 ]
+	check "b killed mid-ism_bw: it was told the peer is gone" \
+		has_line 'transfer: Transport endpoint is not connected' /tmp/bw.gone
 	check "the peer is reported gone" logged 'is gone'
 	check "a restarted b rejoins" joined 2
 	server 5204 -n 1 &
@@ -348,6 +392,22 @@ b)
 		deadline 240 client -p 5202 -c 32 -b 256K --bidir
 	check "splice() of 8M each way out of DMBs, checksummed" \
 		deadline 240 client -p 5206 -b 8M --bidir --splice
+	user_up
+	for w in event busy-poll; do
+		busy=
+		[ $w = event ] || busy=-b
+		# shellcheck disable=SC2086 # lists of arguments
+		deadline 180 ism_lat -d "$dev" $busy $USER_LAT -j $peer >/tmp/lat.json
+		check "ism_lat $w: zero-copy into a's DMB, 1000 round trips, p50 $(jq -r \
+			.latency_us.p50 /tmp/lat.json) us" jq -e \
+			'.mode == "zero-copy" and .iterations == 1000' /tmp/lat.json
+		# shellcheck disable=SC2086 # lists of arguments
+		deadline 180 ism_bw -d "$dev" $busy $USER_BW -j $peer >/tmp/bw.json
+		check "ism_bw $w: zero-copy 64 KiB messages into a's DMB, $(jq -r \
+			.MBps /tmp/bw.json) MB/s" jq -e '.mode == "zero-copy"' /tmp/bw.json
+	done
+	ism_bw -d "$dev" -n 1000000000 -t 120000 $peer >/dev/null 2>&1 &
+	check "an endless ism_bw to a runs" sh -c "sleep 5; kill -0 $!"
 	echo "# pair: the endless transfer begins"
 	client -p 5203 -b 1024G
 	;;
