@@ -157,13 +157,15 @@ trio:
 bench:
 	@$(TESTDIR)/record.sh 'make bench' '^ism_bench under' $(TESTDIR)/stock.sh bench
 
-# sockperf over TCP and over SMC-D on Debian's stock kernel, one table.
+# sockperf over TCP and over SMC-D, and ism_lat/ism_bw, on Debian's stock
+# kernel, one table.
 demo:
 	@$(TESTDIR)/deps.sh
 	@$(TESTDIR)/record.sh 'make demo' '^sockperf, medians' $(TESTDIR)/stock.sh demo
 
-# The same between two stock VMs: TCP over virtio-net against SMC-D over
-# a virtual ISM region, MODE=doorbell (default) or plain.
+# The same between two stock VMs: TCP over virtio-net against SMC-D and
+# ism_lat/ism_bw over a virtual ISM region, MODE=doorbell (default) or
+# plain.
 demo-vms:
 	@$(TESTDIR)/deps.sh
 	@$(TESTDIR)/record.sh 'make demo-vms' '^sockperf, medians' \
@@ -205,9 +207,10 @@ help:
 	@echo 'make stock              modules and e2e tests on the Debian stock kernel'
 	@echo 'make pair [MODE=plain]  two debug VMs on a virtual ISM region, SMC-D between'
 	@echo 'make trio               three debug VMs: a paused guest loses its slot, forges tokens'
-	@echo 'make demo               sockperf over TCP and SMC-D on the stock kernel, one table'
+	@echo 'make demo               sockperf over TCP and SMC-D, ism_lat and ism_bw on the'
+	@echo '                        stock kernel, one table'
 	@echo 'make demo-vms [MODE=plain]  the same between two stock VMs: virtio-net'
-	@echo '                        against SMC-D on a virtual ISM region'
+	@echo '                        against SMC-D and ism_lat/ism_bw on a virtual ISM region'
 	@echo 'make stress             the reliability run (60 s stress, 100 churn cycles, ...)'
 	@echo 'make bench              run ism_bench.ko on the Debian stock kernel in a VM'
 	@echo '                        (demo, stress, bench append to ism-results.rst)'

@@ -8,11 +8,11 @@
 # bench: also run ism_bench.ko and print its tables. The benchmark runs
 # here rather than on the debug kernel, whose KASAN, lockdep and kmemleak
 # would dominate what it measures; this is the kernel users run.
-# demo: run sockperf over TCP and SMC-D (guest-demo.sh) and print its
-# table.
+# demo: run sockperf over TCP and SMC-D, and libism's ism_lat and ism_bw
+# (guest-demo.sh), and print their table.
 # demo-vms [doorbell|plain]: the same between two such VMs, TCP over
-# virtio-net against SMC-D over a virtual ISM region (region.sh) in
-# doorbell (default) or plain mode.
+# virtio-net against SMC-D and ism_lat/ism_bw over a virtual ISM region
+# (region.sh) in doorbell (default) or plain mode.
 set -u
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/region.sh"
@@ -92,6 +92,8 @@ if [ "$mode" = demo-vms ]; then
 	echo
 	sed -n 's/\r$//; s/^ism-demo: \{0,1\}//p' "$out/vms-client.log"
 	grep -q 'SMC-D / TCP' "$out/vms-client.log" || { log "demo-vms: no figures"; exit 1; }
+	grep -q "DMB by: zero-copy" "$out/vms-client.log" ||
+		{ log "demo-vms: ism_lat and ism_bw did not write zero-copy"; exit 1; }
 	grep -q ' SMCD ' "$out/vms-client.log" ||
 		{ log "demo-vms: the SMC-D run was not listed as SMCD"; exit 1; }
 	exit 0
@@ -107,4 +109,6 @@ if [ "$mode" = demo ]; then
 	echo
 	sed -n 's/\r$//; s/^ism-demo: \{0,1\}//p' "$out/vm.log"
 	grep -q 'SMC-D / TCP' "$out/vm.log" || { log "demo: no figures"; exit 1; }
+	grep -q "DMB by: zero-copy" "$out/vm.log" ||
+		{ log "demo: ism_lat and ism_bw did not write zero-copy"; exit 1; }
 fi
