@@ -10,6 +10,10 @@
 #define __printf(a, b)	__attribute__((__format__(printf, a, b)))
 #endif
 
+#ifndef __noreturn
+#define __noreturn	__attribute__((__noreturn__))
+#endif
+
 #ifndef __maybe_unused
 #define __maybe_unused	__attribute__((__unused__))
 #endif

@@ -11,6 +11,7 @@
  * reader would) and counts it consumed. The time runs from the first
  * message after the warm-up to the server's last count.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,7 +93,7 @@ static int server(const struct perf_opts *o, struct perf_link *l,
 	if (bad) {
 		fprintf(stderr, "%s: %lu of %lu messages corrupt\n", o->prog,
 			bad, total);
-		return -74;	/* EBADMSG */
+		return -EBADMSG;
 	}
 	if (!ret && o->verify)
 		printf("%s: %lu messages of %u bytes verified\n", o->prog,
@@ -113,7 +114,7 @@ int main(int argc, char **argv)
 	total = o.warmup + o.iters;
 	msg = calloc(1, o.size);
 	if (!msg)
-		perf_die(o.prog, "memory", -12);
+		perf_die(o.prog, "memory", -ENOMEM);
 	memset(msg, 0x5a, o.size);
 	ring = PERF_HDR + o.slots * o.size;
 	/* The server's DMB holds the ring, the client's only its counter. */

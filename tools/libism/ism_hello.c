@@ -48,7 +48,9 @@ int main(int argc, char **argv)
 	ret = ism_open(dev, &ism);
 	if (ret)
 		return die(dev, ret);
-	ism_info(ism, &info);
+	ret = ism_info(ism, &info);
+	if (ret)
+		return die("info", ret);
 	ism_gid_format(info.gid, gid);
 	printf("%s: GID %s\n", dev, gid);
 
@@ -82,6 +84,8 @@ int main(int argc, char **argv)
 		} while (ret > 0 && ev.type != ISM_USER_EVENT_SIGNAL);
 		if (ret <= 0)
 			return die("wait", ret ? ret : -ETIMEDOUT);
+		if (!dmb.addr)
+			return die("map", -EOPNOTSUPP);
 		printf("received: %.*s\n", (int)dmb.len, (char *)dmb.addr);
 	}
 	/* Both done before either releases its DMB. */

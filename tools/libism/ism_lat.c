@@ -8,6 +8,7 @@
  * the server's DMB; the server waits for i, answers the same way; the
  * client times the round trip. Latency is half of it, as sockperf's.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,7 +68,7 @@ int main(int argc, char **argv)
 	rtt = calloc(o.iters, sizeof(*rtt));
 	msg = calloc(1, o.size);
 	if (!rtt || !msg)
-		perf_die(o.prog, "memory", -12);
+		perf_die(o.prog, "memory", -ENOMEM);
 	ret = perf_connect(&o, PERF_HDR + o.size, PERF_HDR + o.size, &l);
 	if (ret)
 		perf_die(o.prog, "setting up", ret);

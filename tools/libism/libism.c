@@ -183,6 +183,9 @@ int ism_wait(struct ism *ism, struct ism_user_event *ev, int max,
 	n = read(ism->fd, ev, max * sizeof(*ev));
 	if (n < 0)
 		return errno == EAGAIN ? 0 : fail();
+	/* End of file: DEVICE_GONE was read; 0 would read as a time-out. */
+	if (!n)
+		return -ENODEV;
 	return n / sizeof(*ev);
 }
 

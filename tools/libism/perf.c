@@ -84,8 +84,8 @@ static void print_help(const struct perf_opts *o, int bw, int status)
 	fprintf(f, "OPTIONS\n");
 	fprintf(f, "    -d, --device DEV    the ISM device (default ismlo0)\n");
 	fprintf(f, "    -p, --port PORT     TCP port of the meeting (default %s)\n", o->port);
-	fprintf(f, "    -s, --size BYTES    message size (default %s; k and M suffixes)\n",
-		bw ? "65536" : "8");
+	fprintf(f, "    -s, --size BYTES    message size (default %s; k and M suffixes%s)\n",
+		bw ? "65536" : "8", bw ? "; 16 at least" : "");
 	fprintf(f, "    -n, --iters N       messages measured (default %s)\n",
 		bw ? "2000" : "10000");
 	fprintf(f, "    -w, --warmup N      messages before the measurement (default 100)\n");
@@ -98,8 +98,10 @@ static void print_help(const struct perf_opts *o, int bw, int status)
 	fprintf(f, "                        (default 10000)\n");
 	fprintf(f, "    -j, --json          the client's result as one JSON object\n");
 	fprintf(f, "    -h, --help          this text\n\n");
-	fprintf(f, "    Both sides need the same size, count, -b and %s.\n\n",
-		bw ? "slots" : "warm-up");
+	fprintf(f, "    Both sides need the same size, count, warm-up%s and -b: they\n",
+		bw ? ", slots" : "");
+	fprintf(f, "    compare them when they meet, and refuse to go on otherwise\n");
+	fprintf(f, "    (\"Protocol error\").\n\n");
 	fprintf(f, "EXAMPLES\n    %s -d ismlo0 -b &\n    %s -d ismlo0 -b 127.0.0.1\n\n",
 		name, name);
 	fprintf(f, "EXIT STATUS\n    0 success; 1 an error, said on stderr; 2 a bad command line.\n\n");
@@ -174,7 +176,7 @@ int perf_parse(int argc, char **argv, struct perf_opts *o, int bw)
 		o->host = argv[optind++];
 	if (optind < argc || !o->iters || !o->size || !o->slots ||
 	    o->slots > 64 || o->size > (1U << 30) ||
-	    (bw && o->verify && o->size < 16) ||
+	    (bw && o->size < 16) ||
 	    (uint64_t)o->slots * o->size > (1U << 30))
 		print_help(o, bw, 2);
 	return 0;
@@ -183,6 +185,18 @@ int perf_parse(int argc, char **argv, struct perf_opts *o, int bw)
 /* Each side registers @mine bytes for the other and learns the other's
  * DMB (@theirs bytes at least), attaching it if it can.
  */
+/* What both sides must agree on, folded into the exchange's 32 bits. */
+static uint32_t perf_params(const struct perf_opts *o)
+{
+	const uint64_t v[] = { o->size, o->slots, o->warmup, o->iters, o->busy };
+	uint32_t h = 2166136261U;	/* FNV-1a */
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		h = (h ^ (uint32_t)(v[i] ^ v[i] >> 32)) * 16777619U;
+	return h;
+}
+
 int perf_connect(const struct perf_opts *o, uint32_t mine, uint32_t theirs,
 		 struct perf_link *l)
 {
@@ -202,9 +216,12 @@ int perf_connect(const struct perf_opts *o, uint32_t mine, uint32_t theirs,
 	if (l->sock < 0)
 		return l->sock;
 	memcpy(me.gid, info.gid, ISM_GID_LEN);
+	me.data = perf_params(o);
 	ret = ism_exchange(l->sock, &me, &peer);
 	if (ret)
 		return ret;
+	if (peer.data != me.data)
+		return -EPROTO;
 	ret = ism_register(l->ism, (mine + page - 1) / page * page, peer.gid,
 			   &l->mine);
 	if (ret)
@@ -219,10 +236,13 @@ int perf_connect(const struct perf_opts *o, uint32_t mine, uint32_t theirs,
 	if (peer.len < theirs)
 		return -EMSGSIZE;
 	l->token = peer.token;
+	/* The peer's word is not the kernel's: the attachment's length is. */
 	if (info.flags & ISM_USER_INFO_ATTACH) {
 		ret = ism_attach(l->ism, l->token, &l->theirs);
 		if (ret)
 			return ret;
+		if (l->theirs.len < theirs)
+			return -EMSGSIZE;
 	}
 	/* Both sides set up before either writes. */
 	return ism_exchange(l->sock, &me, &peer);
@@ -279,25 +299,31 @@ uint64_t perf_now_ns(void)
 int perf_wait_word(struct perf_link *l, uint32_t off, uint64_t want)
 {
 	const uint64_t *w = (uint64_t *)((char *)l->mine.addr + off);
-	uint64_t deadline = perf_now_ns() + l->timeout_ms * 1000000ULL;
+	uint64_t now, deadline = perf_now_ns() + l->timeout_ms * 1000000ULL;
 	struct ism_user_event ev[8];
 	unsigned long spins = 0;
 	int i, n;
 
 	while (__atomic_load_n(w, __ATOMIC_ACQUIRE) < want) {
+		now = perf_now_ns();
 		if (l->busy) {
-			if (++spins % 4096 || perf_now_ns() < deadline)
+			if (++spins % 4096 || now < deadline)
 				continue;
 			return -ETIMEDOUT;
 		}
-		n = ism_wait(l->ism, ev, 8, l->timeout_ms);
+		/* Other events (any peer may send software events) do not
+		 * move the deadline.
+		 */
+		if (now >= deadline)
+			return -ETIMEDOUT;
+		n = ism_wait(l->ism, ev, 8, (deadline - now) / 1000000 + 1);
 		if (n < 0)
 			return n;
-		if (!n)
-			return -ETIMEDOUT;
 		for (i = 0; i < n; i++)
 			if (ev[i].type == ISM_USER_EVENT_DEVICE_GONE ||
-			    ev[i].type == ISM_USER_EVENT_PEER_GONE)
+			    ev[i].type == ISM_USER_EVENT_PEER_GONE ||
+			    (ev[i].type == ISM_USER_EVENT_DMB_GONE &&
+			     ev[i].token == l->token))
 				return -ENOTCONN;
 	}
 	return 0;

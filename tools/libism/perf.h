@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "../include/compiler.h"
 #include "libism.h"
 
 /* A DMB's first cache line holds the words the peer writes last. */
@@ -49,6 +50,6 @@ int perf_put_word(struct perf_link *l, uint32_t off, uint64_t v);
 int perf_wait_word(struct perf_link *l, uint32_t off, uint64_t want);
 uint64_t perf_now_ns(void);
 const char *perf_mode(const struct perf_link *l);
-void perf_die(const char *prog, const char *what, int err);
+__noreturn void perf_die(const char *prog, const char *what, int err);
 
 #endif /* ISM_PERF_H */

@@ -14,11 +14,14 @@
 #include <errno.h>
 #include <netdb.h>
 #include <poll.h>
+#include <stdint.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 
 #include "libism.h"
 
@@ -34,6 +37,9 @@ static int xfer(int sock, void *buf, size_t len, int out)
 		n = out ? send(sock, p, len, MSG_NOSIGNAL) : recv(sock, p, len, 0);
 		if (n < 0 && errno == EINTR)
 			continue;
+		/* The socket's time-out (ism_rendezvous()) ran out. */
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return -ETIMEDOUT;
 		if (n < 0)
 			return -errno;
 		if (!n)
@@ -77,15 +83,28 @@ int ism_exchange(int sock, const struct ism_peer *mine,
 	return 0;
 }
 
-static int tcp_socket(const struct addrinfo *ai)
+/*
+ * A socket whose connect(), send() and recv() each give up after
+ * @timeout_ms (negative: never), so that a peer that stalls half-way
+ * cannot hold the caller.
+ */
+static int tcp_socket(const struct addrinfo *ai, int timeout_ms)
 {
+	struct timeval tv = { .tv_sec = timeout_ms / 1000,
+			      .tv_usec = timeout_ms % 1000 * 1000 };
 	int one = 1;
 	int s = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
 		       ai->ai_protocol);
 
-	if (s >= 0) {
-		setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	if (s < 0)
+		return s;
+	setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	if (timeout_ms >= 0 &&
+	    (setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) ||
+	     setsockopt(s, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)))) {
+		close(s);
+		return -1;
 	}
 	return s;
 }
@@ -94,7 +113,7 @@ static int tcp_socket(const struct addrinfo *ai)
 static int tcp_accept(const struct addrinfo *ai, int timeout_ms)
 {
 	struct pollfd pfd = { .events = POLLIN };
-	int s = tcp_socket(ai), c = -1, err;
+	int s = tcp_socket(ai, timeout_ms), c = -1, err;
 
 	if (s < 0)
 		return -errno;
@@ -106,6 +125,7 @@ static int tcp_accept(const struct addrinfo *ai, int timeout_ms)
 		close(s);
 		return err ? -errno : -ETIMEDOUT;
 	}
+	/* The accepted socket inherits the time-outs. */
 	c = accept4(s, NULL, NULL, SOCK_CLOEXEC);
 	if (c < 0)
 		goto fail;
@@ -117,23 +137,38 @@ fail:
 	return err;
 }
 
-/* Connect to @ai, retrying for @timeout_ms while the peer is not up. */
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Connect to @ai, retrying for @timeout_ms (negative: forever) while the
+ * peer is not up: nobody listens yet, or its host (a virtual machine
+ * still booting) is not reachable yet.
+ */
 static int tcp_connect(const struct addrinfo *ai, int timeout_ms)
 {
+	uint64_t end = now_ms() + (timeout_ms < 0 ? 0 : timeout_ms);
 	int s, err;
 
 	for (;;) {
-		s = tcp_socket(ai);
+		s = tcp_socket(ai, timeout_ms);
 		if (s < 0)
 			return -errno;
 		if (!connect(s, ai->ai_addr, ai->ai_addrlen))
 			return s;
-		err = -errno;
+		err = errno == EINPROGRESS ? -ETIMEDOUT : -errno;
 		close(s);
-		if (err != -ECONNREFUSED || timeout_ms <= 0)
+		if (err != -ECONNREFUSED && err != -EHOSTUNREACH &&
+		    err != -ENETUNREACH)
+			return err;
+		if (timeout_ms >= 0 && now_ms() >= end)
 			return err;
 		usleep(100 * 1000);
-		timeout_ms -= 100;
 	}
 }
 
@@ -166,8 +201,7 @@ int ism_rendezvous(const char *host, const char *port, int timeout_ms)
 	}
 	if (ret)
 		return ret == EAI_SYSTEM ? -errno : -EHOSTUNREACH;
-	ret = host ? tcp_connect(ai, timeout_ms < 0 ? 1 << 30 : timeout_ms) :
-		     tcp_accept(ai, timeout_ms);
+	ret = host ? tcp_connect(ai, timeout_ms) : tcp_accept(ai, timeout_ms);
 	freeaddrinfo(ai);
 	return ret;
 }

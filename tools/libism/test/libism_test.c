@@ -7,6 +7,7 @@
  * (tools/testing/selftests/ism/user-api.sh).
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -137,6 +138,21 @@ static void test_rendezvous(void)
 	      "ism_rendezvous: and the client got the server's data");
 	if (s >= 0)
 		close(s);
+
+	/* A peer that connects and then says nothing. */
+	pid = fork();
+	if (!pid) {
+		s = ism_rendezvous("127.0.0.1", "18599", 5000);
+		sleep(10);
+		_exit(s < 0);
+	}
+	s = ism_rendezvous(NULL, "18599", 2000);
+	check(s >= 0 && ism_exchange(s, &me, &peer) == -ETIMEDOUT,
+	      "ism_exchange: -ETIMEDOUT from a silent peer, after the time-out");
+	if (s >= 0)
+		close(s);
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
 }
 
 static void test_open(void)
