@@ -156,8 +156,9 @@ enum ism_user_event_type {
 	 * revoked (an access raises SIGBUS); only close() remains. Last.
 	 */
 	ISM_USER_EVENT_DEVICE_GONE = 5,
-	/* Events were dropped, the file's queue being full: info = how many.
-	 * Signals are never dropped: they merge into one event per DMB.
+	/* Events were dropped, the file's queue being full, or taken by a
+	 * read() whose buffer went away before the copy: info = how many.
+	 * Signals are dropped only so: they merge into one event per DMB.
 	 */
 	ISM_USER_EVENT_LOST = 6,
 };

@@ -10,19 +10,28 @@
  *
  * Locks, outermost first:
  *
- * - mmap_lock of a process: held by the mm around our mmap() and fault
- *   handlers, and taken by copy_{from,to}_user() faults and by
- *   account_locked_vm(). So we never copy from or to user space, nor
- *   account locked memory, with the locks below held.
+ * - the core's client lock of a device, held around add_dev and
+ *   remove_dev (see &struct ism_client).
+ * - mmap_lock of a process: held by the mm around our mmap() (for
+ *   writing) and fault handler (for reading), and taken by
+ *   copy_{from,to}_user() faults. So we never copy from or to user space
+ *   with the locks below held. The pinned-memory charge is an atomic
+ *   counter of the mm (pinned_vm) and takes no lock.
  * - udev->lock, a mutex: the device's list of contexts and its @gone
  *   flag. remove_dev holds it while it revokes every context.
- * - ctx->lock, a rw_semaphore: the context's buffers (@bufs) and @dead.
+ * - ctx->lock, a rw_semaphore: the context's buffers (@bufs, @next_id,
+ *   @nbufs), the writers of @atts and of its entries in udev->by_idx
+ *   (whose readers are the handlers, under RCU), and @dead.
  *   Readers: the fault handler, mmap(), MOVE and the other calls that
  *   only use a buffer; writers: what adds or removes one, and revocation.
  *   A context that is not @dead has its device: remove_dev marks it dead
  *   under the write lock before the device goes.
+ * - the core's and the device's DMB locks (taken in ism_register_dmb()
+ *   and the like) and the file mapping's i_mmap_rwsem (taken by
+ *   unmap_mapping_range() when a buffer is revoked).
  * - ctx->ev_lock, a spinlock taken with irqs off: the context's event
- *   queue and the signal bits its DMBs have pending.
+ *   queue and the signal bits its DMBs have pending. Inside it only the
+ *   wait queue's and the eventfd's own spinlocks are taken.
  *
  * The irq and event handlers, which may run in hard-irq context, take only
  * ev_lock. They find a DMB by index in udev->by_idx and a device's

@@ -84,7 +84,7 @@ static void ism_user_buf_out(const struct ism_user_buf *buf,
 
 static struct ism_user_buf *ism_user_buf_new(struct ism_user_ctx *ctx)
 {
-	struct ism_user_buf *buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	struct ism_user_buf *buf = kzalloc(sizeof(*buf), GFP_KERNEL_ACCOUNT);
 
 	if (buf) {
 		buf->ctx = ctx;
@@ -98,6 +98,7 @@ static int ism_user_buf_add(struct ism_user_ctx *ctx, struct ism_user_buf *buf)
 {
 	int ret;
 
+	lockdep_assert_held_write(&ctx->lock);
 	if (ctx->dead)
 		return -ENODEV;
 	if (ctx->nbufs >= ism_user_max_buffers)
@@ -114,6 +115,7 @@ static int ism_user_buf_add(struct ism_user_ctx *ctx, struct ism_user_buf *buf)
 /* Caller holds ctx->lock for writing. */
 static void ism_user_buf_del(struct ism_user_ctx *ctx, struct ism_user_buf *buf)
 {
+	lockdep_assert_held_write(&ctx->lock);
 	xa_erase(&ctx->bufs, buf->id);
 	ctx->nbufs--;
 }
@@ -143,14 +145,21 @@ int ism_user_register(struct ism_user_ctx *ctx, struct ism_user_dmb *req)
 	buf->pages = req->len >> PAGE_SHIFT;
 	buf->dmb.len = req->len;
 	import_uuid(&buf->dmb.rgid, req->gid);
-	ret = ism_user_charge(buf);
-	if (ret)
-		goto free;
 
 	down_write(&ctx->lock);
 	ret = ism_user_buf_add(ctx, buf);
 	if (ret)
 		goto unlock;
+	/* Charged only for a request the device may take (ism is alive
+	 * while the file is not dead, which buf_add checked), so that a
+	 * refused one does not fail another's charge meanwhile.
+	 */
+	ret = -EINVAL;
+	if (req->len > ism_get_max_dmb_len(ism))
+		goto del;
+	ret = ism_user_charge(buf);
+	if (ret)
+		goto del;
 	ret = ism_register_dmb(ism, &buf->dmb, &ism_user_client);
 	if (ret)
 		goto del;
@@ -172,7 +181,6 @@ del:
 	ism_user_buf_del(ctx, buf);
 unlock:
 	up_write(&ctx->lock);
-free:
 	ism_user_buf_free(buf);
 	return ret;
 }
@@ -346,6 +354,10 @@ static int ism_user_move_piece(struct ism_user_ctx *ctx,
 
 	if (!ism)
 		return -ENODEV;
+	/* Each piece, and each MOVE, lands after the earlier ones: a peer
+	 * that polls a word written last must not see it before the data.
+	 */
+	smp_wmb();
 	ret = ism_move_data(ism, req->token, req->dmbe, sf, offset, data, size);
 	ism_user_dev_put(ctx);
 	return ret;
@@ -443,7 +455,10 @@ int ism_user_mmap(struct file *file, struct vm_area_struct *vma)
 	struct ism_user_buf *buf;
 	int ret;
 
-	if (!(vma->vm_flags & VM_SHARED))
+	/* VM_MAYSHARE: a shared mapping of a read-only file has no
+	 * VM_SHARED, and cannot be made writable either.
+	 */
+	if (!(vma->vm_flags & VM_MAYSHARE))
 		return -EINVAL;
 	if (vma->vm_flags & VM_EXEC)
 		return -EPERM;

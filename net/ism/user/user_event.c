@@ -11,6 +11,7 @@
  * device.
  */
 #include <linux/eventfd.h>
+#include <linux/pagemap.h>
 #include <linux/poll.h>
 #include <linux/rculist.h>
 #include <linux/sched/signal.h>
@@ -39,10 +40,12 @@ static void ism_user_signal(struct ism_user_buf *buf, u16 mask)
 
 	spin_lock_irqsave(&ctx->ev_lock, flags);
 	if (!buf->released && mask) {
-		if (!buf->pending)
+		/* A pending DMB's signal merges: nothing new to read. */
+		if (!buf->pending) {
 			list_add_tail(&buf->ready, &ctx->ready);
+			ism_user_wake(ctx, EPOLLIN | EPOLLRDNORM);
+		}
 		buf->pending |= mask;
-		ism_user_wake(ctx, EPOLLIN | EPOLLRDNORM);
 	}
 	spin_unlock_irqrestore(&ctx->ev_lock, flags);
 }
@@ -76,14 +79,15 @@ static void ism_user_queue(struct ism_user_ctx *ctx,
 
 	spin_lock_irqsave(&ctx->ev_lock, flags);
 	if (!ctx->gone) {
+		/* A full queue is readable already: a loss wakes nobody. */
 		if (ctx->count < ISM_USER_QUEUE_LEN) {
 			ctx->queue[(ctx->head + ctx->count) %
 				   ISM_USER_QUEUE_LEN] = *ev;
 			ctx->count++;
+			ism_user_wake(ctx, EPOLLIN | EPOLLRDNORM);
 		} else {
 			ctx->lost++;
 		}
-		ism_user_wake(ctx, EPOLLIN | EPOLLRDNORM);
 	}
 	spin_unlock_irqrestore(&ctx->ev_lock, flags);
 }
@@ -183,7 +187,10 @@ static bool ism_user_readable(const struct ism_user_ctx *ctx)
  * @eof: set if the file is at its end (DEVICE_GONE was taken before)
  *
  * Takes up to @max events, in this order: the count of those lost, the
- * signals, the queue, and last DEVICE_GONE. Any context.
+ * queue, the signals, and last DEVICE_GONE. The bounded queue goes
+ * first: signals merge and are never lost, so a file with many DMBs
+ * signalling must not keep the queue full until it overflows. Any
+ * context.
  *
  * Return: the number of events taken.
  */
@@ -204,6 +211,11 @@ unsigned int ism_user_take_events(struct ism_user_ctx *ctx,
 		ctx->lost = 0;
 		n++;
 	}
+	while (n < max && ctx->count) {
+		ev[n++] = ctx->queue[ctx->head];
+		ctx->head = (ctx->head + 1) % ISM_USER_QUEUE_LEN;
+		ctx->count--;
+	}
 	while (n < max && !list_empty(&ctx->ready)) {
 		buf = list_first_entry(&ctx->ready, struct ism_user_buf, ready);
 		list_del_init(&buf->ready);
@@ -211,11 +223,6 @@ unsigned int ism_user_take_events(struct ism_user_ctx *ctx,
 			.token = buf->dmb.token, .info = buf->pending };
 		buf->pending = 0;
 		n++;
-	}
-	while (n < max && ctx->count) {
-		ev[n++] = ctx->queue[ctx->head];
-		ctx->head = (ctx->head + 1) % ISM_USER_QUEUE_LEN;
-		ctx->count--;
 	}
 	if (n < max && ctx->gone == 1 && list_empty(&ctx->ready) &&
 	    !ctx->count && !ctx->lost) {
@@ -229,6 +236,26 @@ unsigned int ism_user_take_events(struct ism_user_ctx *ctx,
 
 ISM_USER_EXPORT_FOR_KUNIT(ism_user_take_events);
 
+/* A read() took @n events it could not copy out: the next read() says
+ * so (LOST), and still ends with DEVICE_GONE if that was among them.
+ */
+static void ism_user_lost(struct ism_user_ctx *ctx,
+			  const struct ism_user_event *ev, unsigned int n)
+{
+	unsigned int i;
+
+	spin_lock_irq(&ctx->ev_lock);
+	for (i = 0; i < n; i++) {
+		if (ev[i].type == ISM_USER_EVENT_DEVICE_GONE)
+			ctx->gone = 1;
+		else if (ev[i].type == ISM_USER_EVENT_LOST)
+			ctx->lost += ev[i].info;
+		else
+			ctx->lost++;
+	}
+	spin_unlock_irq(&ctx->ev_lock);
+}
+
 /**
  * ism_user_read() - read() of a file: whole &struct ism_user_event records
  * @file: the file
@@ -240,7 +267,8 @@ ISM_USER_EXPORT_FOR_KUNIT(ism_user_take_events);
  *
  * Return: the bytes of the records read; 0 (end of file) after
  * DEVICE_GONE was read; -EINVAL for @len below a record; -EAGAIN;
- * -ERESTARTSYS; -EFAULT.
+ * -ERESTARTSYS; -EFAULT, having taken nothing, or what it took counted
+ * as lost if @to went away after it was checked.
  */
 ssize_t ism_user_read(struct file *file, char __user *to, size_t len,
 		      loff_t *ppos)
@@ -255,6 +283,12 @@ ssize_t ism_user_read(struct file *file, char __user *to, size_t len,
 
 	if (!max)
 		return -EINVAL;
+	/* Events taken are gone: make sure first that they can be copied
+	 * out. A buffer unmapped meanwhile (by another thread) loses them,
+	 * and they are counted as lost.
+	 */
+	if (fault_in_writeable(to, max * sizeof(ev[0])))
+		return -EFAULT;
 	for (;;) {
 		n = ism_user_take_events(ctx, ev, max, &eof);
 		if (n || eof)
@@ -266,8 +300,10 @@ ssize_t ism_user_read(struct file *file, char __user *to, size_t len,
 		if (ret)
 			return ret;
 	}
-	if (copy_to_user(to, ev, n * sizeof(ev[0])))
+	if (copy_to_user(to, ev, n * sizeof(ev[0]))) {
+		ism_user_lost(ctx, ev, n);
 		return -EFAULT;
+	}
 	return n * sizeof(ev[0]);
 }
 
@@ -299,11 +335,13 @@ __poll_t ism_user_poll(struct file *file, struct poll_table_struct *wait)
  * @ctx: the file
  * @fd: an eventfd to signal with each event, or -1 for none
  *
- * Return: 0; -EBADF or -EINVAL for an @fd that is no eventfd.
+ * Return: 0; -EBADF or -EINVAL for an @fd that is no eventfd; -ENODEV
+ * for an eventfd once the device is gone. Process context.
  */
 int ism_user_set_eventfd(struct ism_user_ctx *ctx, int fd)
 {
 	struct eventfd_ctx *new = NULL, *old;
+	bool refused;
 
 	if (fd != -1) {
 		new = eventfd_ctx_fdget(fd);
@@ -311,10 +349,18 @@ int ism_user_set_eventfd(struct ism_user_ctx *ctx, int fd)
 			return PTR_ERR(new);
 	}
 	spin_lock_irq(&ctx->ev_lock);
-	old = ctx->eventfd;
-	ctx->eventfd = new;
+	/* Once the device is gone, as every request that takes something
+	 * on; letting go (-1, also close()'s way) still works.
+	 */
+	refused = ctx->gone && new;
+	if (refused) {
+		old = new;
+	} else {
+		old = ctx->eventfd;
+		ctx->eventfd = new;
+	}
 	spin_unlock_irq(&ctx->ev_lock);
 	if (old)
 		eventfd_ctx_put(old);
-	return 0;
+	return refused ? -ENODEV : 0;
 }

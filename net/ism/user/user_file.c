@@ -26,7 +26,7 @@ struct ism_user_ctx *ism_user_ctx_open(struct ism_user_dev *udev,
 {
 	struct ism_user_ctx *ctx;
 
-	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
 	if (!ctx)
 		return ERR_PTR(-ENOMEM);
 	ctx->udev = udev;

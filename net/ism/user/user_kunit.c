@@ -253,6 +253,31 @@ static void user_event_flood_is_bounded(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, user_take(ut->ctx[0], ev, 8), 0U);
 }
 
+/*
+ * The bounded queue is read before the signals, which merge and are never
+ * lost: a file with more DMBs signalling than it reads at once still gets
+ * its queued events before they overflow.
+ */
+static void user_queue_before_signals(struct kunit *test)
+{
+	struct user_test *ut = test->priv;
+	struct ism_user_event ev[2];
+	struct ism_user_dmb d[3];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(d); i++) {
+		KUNIT_ASSERT_EQ(test, user_reg(test, ut->ctx[0], &d[i]), 0);
+		ism_handle_irq(ut->dev, user_idx(test, d[i].token), BIT(i));
+	}
+	user_send(ut->dev, ISM_EVT_SWR, ISM_USER_EVENT_CODE_BASE + 7, 0);
+	KUNIT_ASSERT_EQ(test, user_take(ut->ctx[0], ev, 2), 2U);
+	KUNIT_EXPECT_EQ(test, ev[0].type, (u32)ISM_USER_EVENT_SOFTWARE);
+	KUNIT_EXPECT_EQ(test, ev[0].code, 7U);
+	KUNIT_EXPECT_EQ(test, ev[1].type, (u32)ISM_USER_EVENT_SIGNAL);
+	KUNIT_EXPECT_EQ(test, user_take(ut->ctx[0], ev, 2), 2U);
+	KUNIT_EXPECT_EQ(test, user_take(ut->ctx[0], ev, 2), 0U);
+}
+
 static void user_dmb_gone_to_attachers_only(struct kunit *test)
 {
 	struct user_test *ut = test->priv;
@@ -342,6 +367,7 @@ static struct kunit_case user_cases[] = {
 	KUNIT_CASE(user_signal_goes_to_its_owner),
 	KUNIT_CASE(user_signal_flood_merges),
 	KUNIT_CASE(user_event_flood_is_bounded),
+	KUNIT_CASE(user_queue_before_signals),
 	KUNIT_CASE(user_dmb_gone_to_attachers_only),
 	KUNIT_CASE(user_device_removal_revokes),
 	KUNIT_CASE(user_attach_needs_the_op),

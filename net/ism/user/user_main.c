@@ -81,6 +81,10 @@ static int ism_user_add_dev(struct ism_dev *ism)
 	return 0;
 
 put:
+	/* cdev_device_add() makes the cdev live before it adds the device:
+	 * a stale node could have opened a file meanwhile.
+	 */
+	ism_user_revoke(udev);
 	ism_set_priv(ism, &ism_user_client, NULL);
 	put_device(&udev->dev);
 	return ret;

@@ -105,7 +105,8 @@ static void on_bus(int sig __maybe_unused)
 }
 
 /* Whether reading (or writing) *@p raises SIGBUS. */
-int bus_error(char *p, int write)
+/* Runs @fn(@arg); whether it raised SIGBUS, which cut it short. */
+static int sigbus_in(void (*fn)(void *arg), void *arg)
 {
 	struct sigaction sa = { .sa_handler = on_bus }, old;
 	int bus = 0;
@@ -113,10 +114,43 @@ int bus_error(char *p, int write)
 	sigaction(SIGBUS, &sa, &old);
 	if (sigsetjmp(bus_jmp, 1))
 		bus = 1;
-	else if (write)
-		__atomic_store_n(p, 1, __ATOMIC_RELAXED);
 	else
-		(void)__atomic_load_n(p, __ATOMIC_RELAXED);
+		fn(arg);
 	sigaction(SIGBUS, &old, NULL);
 	return bus;
+}
+
+static void load_byte(void *p)
+{
+	(void)__atomic_load_n((char *)p, __ATOMIC_RELAXED);
+}
+
+static void store_byte(void *p)
+{
+	__atomic_store_n((char *)p, 1, __ATOMIC_RELAXED);
+}
+
+int bus_error(char *p, int write)
+{
+	return sigbus_in(write ? store_byte : load_byte, p);
+}
+
+struct cmp {
+	const void *p, *q;
+	size_t n;
+	int differ;
+};
+
+static void do_cmp(void *arg)
+{
+	struct cmp *c = arg;
+
+	c->differ = !!memcmp(c->p, c->q, c->n);
+}
+
+int bus_memcmp(const void *p, const void *q, size_t n)
+{
+	struct cmp c = { .p = p, .q = q, .n = n };
+
+	return sigbus_in(do_cmp, &c) ? -1 : c.differ;
 }

@@ -28,5 +28,7 @@ int send_event(int fd, const uint8_t *gid, uint32_t code, uint64_t info,
 char *map(int fd, const struct ism_user_dmb *d, size_t len, off_t skip);
 int events(int fd, struct ism_user_event *ev, int max);
 int bus_error(char *p, int write);
+/* memcmp() of a mapping: 0 if alike, 1 if not, -1 if it raised SIGBUS. */
+int bus_memcmp(const void *p, const void *q, size_t n);
 
 #endif

@@ -133,7 +133,9 @@ static void test_register(int fd)
 	struct ism_user_info info = info_of(fd);
 	struct ism_user_dmb d;
 
+	/* A request that is good but for its flags. */
 	reg(fd, 0, &d);
+	d.len = page;
 	d.flags = 1;
 	refused("REGISTER with flags", ioctl(fd, ISM_USER_IOC_REGISTER, &d),
 		EINVAL);
@@ -283,6 +285,41 @@ static void test_move(int fd)
 	unreg(fd, d.token);
 }
 
+/*
+ * The queue before the signals; a read() into a bad buffer takes
+ * nothing; a signal of a DMB whose SIGNAL is unread is no new record
+ * (the eventfd does not count it).
+ */
+static void test_event_order(int fd, const uint8_t *gid)
+{
+	struct ism_user_event ev[4];
+	struct ism_user_dmb d;
+	void *none = mmap(NULL, page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+			  -1, 0);
+	uint64_t count = 0;
+	int efd = eventfd(0, EFD_NONBLOCK), n;
+
+	reg(fd, page, &d);
+	ioctl(fd, ISM_USER_IOC_EVENTFD, &efd);
+	move(fd, d.token, 0, NULL, 0, ISM_USER_MOVE_SIGNAL, 1);
+	move(fd, d.token, 0, NULL, 0, ISM_USER_MOVE_SIGNAL, 2);
+	send_event(fd, gid, 5, 0, 0);
+	result(read(efd, &count, sizeof(count)) == sizeof(count) && count == 2,
+	       "the eventfd counts records: two signals of one DMB, one event (%llu)",
+	       (unsigned long long)count);
+	refused("read into an inaccessible buffer", read(fd, none, EV_SIZE),
+		EFAULT);
+	n = events(fd, ev, 4);
+	result(n == 2 && ev[0].type == ISM_USER_EVENT_SOFTWARE &&
+	       ev[1].type == ISM_USER_EVENT_SIGNAL && ev[1].info == 6,
+	       "after it, nothing lost: the queued event first, then the signals");
+	n = -1;
+	ioctl(fd, ISM_USER_IOC_EVENTFD, &n);
+	close(efd);
+	munmap(none, page);
+	unreg(fd, d.token);
+}
+
 static void test_events(int fd)
 {
 	struct ism_user_info info = info_of(fd);
@@ -312,6 +349,8 @@ static void test_events(int fd)
 	       "100 events into a queue of 64: LOST 36 first, then the oldest");
 	while (events(fd, ev, 80))
 		;
+
+	test_event_order(fd, info.gid);
 
 	efd = eventfd(0, EFD_NONBLOCK);
 	succeeded("EVENTFD", ioctl(fd, ISM_USER_IOC_EVENTFD, &efd));
@@ -362,6 +401,32 @@ static void test_per_file(int fd)
 	       "and its mapping keeps the file, and the attachment, open");
 	munmap(x, 64 * KIB);
 	succeeded("DETACH after the other file closed", detach(fd, d.token));
+}
+
+/* A file opened read-only maps its DMBs for reading only. */
+static void test_read_only(void)
+{
+	struct ism_user_dmb d;
+	char path[64];
+	void *x;
+	char *q;
+	int ro;
+
+	snprintf(path, sizeof(path), "/dev/ism/%s", dev);
+	ro = open(path, O_RDONLY | O_CLOEXEC);
+	succeeded("REGISTER on a read-only file", reg(ro, page, &d));
+	q = mmap(NULL, page, PROT_READ, MAP_SHARED, ro, d.mmap_offset);
+	result(q != MAP_FAILED, "mmap PROT_READ, MAP_SHARED of it # %s",
+	       q == MAP_FAILED ? strerror(errno) : "mapped");
+	x = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, ro,
+		 d.mmap_offset);
+	refused("mmap PROT_WRITE of it", x == MAP_FAILED ? -1 : 0, EACCES);
+	move(ro, d.token, 0, "ro", 3, 0, 0);
+	result(q != MAP_FAILED && !strcmp(q, "ro"),
+	       "the read-only mapping sees what MOVE wrote");
+	if (q != MAP_FAILED)
+		munmap(q, page);
+	close(ro);
 }
 
 /* A child shares the mappings; they go when the parent unregisters. */
@@ -620,6 +685,7 @@ static void api(void)
 	test_move(fd);
 	test_events(fd);
 	test_per_file(fd);
+	test_read_only();
 	test_fork(fd);
 	test_two_processes(fd);
 	test_memlock();
@@ -661,6 +727,17 @@ static void removal(void)
 	refused("MOVE after", move(fd, d.token, 0, NULL, 0, 0, 0), ENODEV);
 	refused("UNREGISTER after", unreg(fd, d.token), ENODEV);
 	refused("INFO after", ioctl(fd, ISM_USER_IOC_INFO, &info), ENODEV);
+	refused("ATTACH after", attach(fd, d.token, &a), ENODEV);
+	refused("DETACH after", detach(fd, d.token), ENODEV);
+	refused("SEND_EVENT after", send_event(fd, info.gid, 1, 0, 0), ENODEV);
+	refused("QUERY_PEER after", ioctl(fd, ISM_USER_IOC_QUERY_PEER,
+					  &(struct ism_user_peer){ 0 }), ENODEV);
+	n = eventfd(0, 0);
+	refused("EVENTFD after", ioctl(fd, ISM_USER_IOC_EVENTFD, &n), ENODEV);
+	close(n);
+	n = -1;
+	succeeded("EVENTFD -1 after (letting go)",
+		  ioctl(fd, ISM_USER_IOC_EVENTFD, &n));
 	refused("mmap after", mmap(NULL, page, PROT_READ, MAP_SHARED, fd,
 				   d.mmap_offset) == MAP_FAILED ? -1 : 0,
 		ENODEV);
