@@ -125,14 +125,19 @@ measure_ism() {
 }
 
 # serve_ism: the server guest's ISM_RUNS, each on its port, again and
-# again until /tmp/stop exists (an idle server gives up after -t, 10 s)
+# again until /tmp/stop exists (an idle server gives up after -t, 10 s);
+# children of this shell, for serve's wait. A run that fails at once
+# (no device) is not retried in a tight loop.
 serve_ism() {
-	echo "$ISM_RUNS" | while read -r _name _tool _port _args; do
+	while read -r _name _tool _port _args; do
 		# shellcheck disable=SC2086 # the run's arguments
 		while [ ! -e /tmp/stop ]; do
-			"$_tool" -d "$isdev" -p "$_port" $_args >/dev/null 2>&1
+			"$_tool" -d "$isdev" -p "$_port" $_args >/dev/null 2>&1 ||
+				sleep 1
 		done &
-	done
+	done <<EOF
+$ISM_RUNS
+EOF
 }
 
 # ratio A B: A / B, or nothing if B is not a positive number
