@@ -205,7 +205,7 @@ unsigned int ism_user_take_events(struct ism_user_ctx *ctx,
 	spin_lock_irqsave(&ctx->ev_lock, flags);
 	*eof = ctx->gone == 2;
 
-	if (ctx->lost && n < max) {
+	if (ctx->lost) {
 		ev[n] = (struct ism_user_event){
 			.type = ISM_USER_EVENT_LOST, .info = ctx->lost };
 		ctx->lost = 0;
