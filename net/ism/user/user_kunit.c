@@ -253,8 +253,7 @@ static void user_event_flood_is_bounded(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, user_take(ut->ctx[0], ev, 8), 0U);
 }
 
-/*
- * The bounded queue is read before the signals, which merge and are never
+/* The bounded queue is read before the signals, which merge and are never
  * lost: a file with more DMBs signalling than it reads at once still gets
  * its queued events before they overflow.
  */
