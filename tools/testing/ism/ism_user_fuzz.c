@@ -119,18 +119,34 @@ static void fail(const char *fmt, ...)
 
 /*
  * @ret of @call (-1 and errno on failure) must be @want: 0 for success,
- * else that errno. On the volatile device -ENODEV is allowed too.
- * Return: whether the call succeeded.
+ * else that errno, or @also (0: nothing else). On the volatile device
+ * -ENODEV is allowed too. Return: whether the call succeeded.
  */
-static bool expect(const char *call, int dev, long ret, int want)
+static bool expect_or(const char *call, int dev, long ret, int want,
+		      int also)
 {
 	int err = ret < 0 ? errno : 0;
 
-	if (err == want || (dev == 1 && err == ENODEV))
+	if (err == want || (also && err == also) ||
+	    (dev == 1 && err == ENODEV))
 		return !err;
-	fail("%s: %s, wanted %s", call,
+	fail("%s on %s: %s, wanted %s", call, devs[dev],
 	     err ? strerror(err) : "success", want ? strerror(want) : "success");
 	return !err;
+}
+
+static bool expect(const char *call, int dev, long ret, int want)
+{
+	return expect_or(call, dev, ret, want, 0);
+}
+
+/* Removal revokes a device's files one by one: another file's DMB may be
+ * gone (-ENOENT) before this file is revoked.
+ */
+static int gone_meanwhile(int o, int f)
+{
+	return o >= 0 && bufs[o].dev == 1 && bufs[o].id != files[f].id ?
+	       ENOENT : 0;
 }
 
 static int pick_file(void)
@@ -415,7 +431,8 @@ static void do_attach(int f)
 	ret = attach(files[f].fd, token, &d);
 	if (!want && ret && errno == ENOMEM)
 		return;
-	if (expect("attach", dev, ret, want))
+	if (expect_or("attach", dev, ret, want,
+		      gone_meanwhile(owner_of(token, f), f)))
 		new_buf(n, f, true, &d);
 }
 
@@ -457,6 +474,7 @@ static void do_move(int f)
 	uint64_t token = pick_token(&b);
 	uint32_t off, size, len, flags = 0, dmbe = 0;
 	const void *src;
+	char what[128];
 	size_t i;
 
 	if (!data)
@@ -494,8 +512,11 @@ static void do_move(int f)
 		want = ENOENT;
 	else if (off + size > len)
 		want = EINVAL;
-	if (expect("move", files[f].dev, move(files[f].fd, token, off, src,
-					      size, flags, dmbe), want) && o >= 0)
+	snprintf(what, sizeof(what), "move from file %u to a DMB of file %d",
+		 files[f].id, o >= 0 ? (int)bufs[o].id : -1);
+	if (expect_or(what, files[f].dev, move(files[f].fd, token, off, src,
+					       size, flags, dmbe), want,
+		      want ? 0 : gone_meanwhile(o, f)) && o >= 0)
 		check_moved(o, off, data, size);
 }
 
