@@ -10,11 +10,13 @@
  * SMC_DIAG_DMBINFO), which answer for the asker's network namespace. The
  * bridge asks them in each namespace, as a kernel socket of its own.
  *
- * Process context: sleeps, allocates. Holds net_rwsem (read) across the
- * queries: namespaces can then not be torn down under them, and only
- * their creation and destruction wait, for as long as SMC takes to list
- * its sockets; no peer has a say in how long that is.
+ * A kernel thread (the bridge's work items): sleeps, allocates, releases
+ * its sockets synchronously (__fput_sync()). Holds net_rwsem (read)
+ * across the queries: namespaces can then not be torn down under them,
+ * and only their creation and destruction wait, for as long as SMC takes
+ * to list its sockets; no peer has a say in how long that is.
  */
+#include <linux/file.h>
 #include <linux/kmod.h>
 #include <linux/net.h>
 #include <linux/netlink.h>
@@ -133,19 +135,28 @@ static int ism_smcd_diag_net(struct net *net, struct ism_smcd_diag *d)
 	struct kvec kv = { .iov_base = &ask, .iov_len = sizeof(ask) };
 	struct msghdr msg = { };
 	struct socket *sock;
+	struct file *file;
 	int ret;
 
 	ret = sock_create_kern(net, AF_NETLINK, SOCK_RAW, NETLINK_SOCK_DIAG,
 			       &sock);
 	if (ret)
 		return ret;
+	/* smc_diag reads the asker's user namespace through its socket's
+	 * file (sk_user_ns()), and a kernel socket has none: without one,
+	 * the first SMC socket listed is a NULL dereference. Released here,
+	 * synchronously, while @net is held.
+	 */
+	file = sock_alloc_file(sock, 0, NULL);
+	if (IS_ERR(file))
+		return PTR_ERR(file);
 	sock->sk->sk_rcvtimeo = ISM_SMCD_DIAG_TIMEOUT;
 	ret = kernel_sendmsg(sock, &msg, &kv, 1, kv.iov_len);
 	if (ret >= 0)
 		do
 			ret = ism_smcd_diag_recv(sock, d);
 		while (ret > 0);
-	sock_release(sock);
+	__fput_sync(file);
 	return ret;
 }
 
@@ -157,7 +168,7 @@ static int ism_smcd_diag_net(struct net *net, struct ism_smcd_diag *d)
  * @peers: the peer GIDs of those connections, each once, at most
  *	%ISM_SMCD_FAILED_MAX
  *
- * Process context; see the top of this file.
+ * A kernel thread; see the top of this file.
  *
  * Return: how many peers, or an error if a namespace could not be asked
  * (smc_diag missing, no memory).
