@@ -21,6 +21,9 @@
 #include <linux/random.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
+#ifdef CONFIG_X86
+#include <asm/processor.h>
+#endif
 
 #include "ism_ivshm.h"
 
@@ -283,6 +286,25 @@ static void ism_ivshm_stop_rx(struct ism_ivshm *iv)
 	pci_free_irq_vectors(iv->pdev);
 }
 
+/*
+ * Guests share the region's words through their CPUs' atomic
+ * instructions alone. QEMU's TCG makes those atomic towards other
+ * processes only when it translates for parallel vCPUs, which it does
+ * for a machine of more than one possible CPU: in a TCG guest with one,
+ * a peer's update of a signal word or a slot claim is lost when it falls
+ * between this guest's load and store (seen: SMC-D connections that
+ * stalled for good on a lost signal). Under KVM the host's CPU runs them.
+ */
+static bool ism_ivshm_atomics_shared(void)
+{
+#ifdef CONFIG_X86
+	if (boot_cpu_has(X86_FEATURE_HYPERVISOR) && num_possible_cpus() == 1 &&
+	    hypervisor_cpuid_base("TCGTCGTCGTCG", 0))
+		return false;
+#endif
+	return true;
+}
+
 static int ism_ivshm_probe(struct pci_dev *pdev,
 			   const struct pci_device_id *id)
 {
@@ -292,6 +314,10 @@ static int ism_ivshm_probe(struct pci_dev *pdev,
 	void *region;
 	int ret;
 
+	if (!ism_ivshm_atomics_shared()) {
+		dev_err(&pdev->dev, "QEMU TCG with one possible CPU: its atomic instructions are not atomic towards other guests; give the guest 2 or more (-smp 1,maxcpus=2)\n");
+		return -EOPNOTSUPP;
+	}
 	ret = pcim_enable_device(pdev);
 	if (ret)
 		return ret;
