@@ -55,7 +55,7 @@ TOOLS := $(TOOLS_SRC:.c=)
 TOOLS_CFLAGS ?= -O2 -g -Wall -Wextra
 TOOLS_EXTRA_CFLAGS ?=
 
-.PHONY: all modules tools modules_install clean check check-s390x check-deb lint kunit vm \
+.PHONY: all modules tools modules_install clean check check-s390x check-deb check-vms lint kunit vm \
 	stock pair trio bench demo demo-vms stress htmldocs help print-tools kdir deb
 
 all: modules tools
@@ -127,6 +127,12 @@ check-s390x:
 # purge in a Debian 12 root; CI runs it after check.
 check-deb:
 	@$(TESTDIR)/deb-test.sh
+
+# SMC-D between two libvirt guests (Debian 12, our packages, the host's
+# region unit) in both modes, with lifecycle checks; the figures' table
+# goes to the results file. CI runs it after check-deb.
+check-vms:
+	@$(TESTDIR)/record.sh 'make check-vms' '^check-vms, ' $(TESTDIR)/vms-test.sh $(MODE)
 
 lint:
 	@$(TESTDIR)/check.sh lint
@@ -200,6 +206,8 @@ help:
 	@echo '                        suites big-endian in qemu-system-s390x'
 	@echo 'make check-deb          make deb, then install, DKMS, boot with SMC-D, upgrade'
 	@echo '                        and purge in a Debian 12 root'
+	@echo 'make check-vms          SMC-D between two libvirt guests from our packages'
+	@echo '                        (MODE=doorbell or plain: one mode only)'
 	@echo 'make lint               W=1 + sparse build, checkpatch, kernel-doc, htmldocs'
 	@echo 'make htmldocs           render Documentation/ into build/htmldocs/html'
 	@echo 'make kunit [SUITE=GLOB] KUnit + e2e tests in the debug VM'

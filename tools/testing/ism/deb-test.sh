@@ -48,20 +48,6 @@ debroot_cleanup "$out/root" || exit 1
 rm -rf --one-file-system "$out"
 mkdir -p "$out"
 
-# check NAME CMD...: record CMD's success as NAME; its output (kept in
-# $out/check.log) is shown when it fails.
-check() {
-	_name=$1
-	shift
-	if "$@" >"$out/check.log" 2>&1; then
-		result ok "$_name"
-		return 0
-	fi
-	cat "$out/check.log" >&2
-	result fail "$_name"
-	return 1
-}
-
 # inroot CMD...: CMD in the test root
 inroot() {
 	debroot_chroot "$root" "$@"

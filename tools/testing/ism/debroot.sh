@@ -31,14 +31,17 @@
 #	that keeps maintainer scripts from starting services; return CMD's
 #	status. The host's resolv.conf is copied in, for apt.
 # debroot_boot ROOT LOG [TIMEOUT [KERNEL-ARG...]]
-#	Unmount what debroot_chroot mounted, remove its policy-rc.d, copy
-#	ROOT into a sparse ext4 image, $(dirname ROOT)/disk.img, and boot
+#	Make ROOT's image $(dirname ROOT)/disk.img (debroot_image) and boot
 #	ROOT's newest kernel and initrd on it under QEMU (qemu_accel's
 #	accelerator), serial console to LOG, root on virtio-blk /dev/vda,
 #	through run-vm.sh. Returns 0 if the guest powered itself off, 1 on
 #	any other end: killed after TIMEOUT seconds (default
 #	ISM_VM_TIMEOUT, else 600), a panic, QEMU failing. What the guest wrote stays in
 #	the image (debugfs -R 'cat /path' IMAGE reads it back).
+# debroot_image ROOT IMAGE
+#	Unmount what debroot_chroot mounted, remove its policy-rc.d and
+#	copy ROOT into IMAGE, a new sparse ext4 file system with room for
+#	what a guest writes (the root file system debroot_boot boots).
 # debroot_cleanup WORKDIR
 #	Unmount everything at or below WORKDIR/root, innermost first,
 #	whatever state a failed run left; returns 1 if anything is still
@@ -361,6 +364,23 @@ debroot_base() {
 	echo "$_dr_base"
 }
 
+debroot_image() {
+	# Services may start in the guest; proc and the others would be
+	# copied into the image.
+	rm -f "$1/usr/sbin/policy-rc.d"
+	_debroot_umount "$1" below || return 1
+	# Room for what the test writes; inodes for more than the root's
+	# files, which are many and small (headers).
+	_dr_kb=$(du -sxk "$1" | cut -f1)
+	_dr_files=$(find "$1" -xdev | wc -l)
+	rm -f "$2"
+	if ! truncate -s "$((_dr_kb + _dr_kb / 4 + 524288))K" "$2" ||
+		! mkfs.ext4 -q -F -L debroot -N "$((_dr_files * 2))" -d "$1" "$2"; then
+		log "debroot: making $2 from $1 failed"
+		return 1
+	fi
+}
+
 debroot_boot() {
 	_dr_root=$1
 	_dr_log=$2
@@ -373,23 +393,8 @@ debroot_boot() {
 		return 1
 	}
 	qemu_accel || return 1
-	# Services may start in the guest; proc and the others would be
-	# copied into the image.
-	rm -f "$_dr_root/usr/sbin/policy-rc.d"
-	_debroot_umount "$_dr_root" below || return 1
-
 	_dr_t0=$(date +%s)
-	# Room for what the test writes; inodes for more than the root's
-	# files, which are many and small (headers).
-	_dr_kb=$(du -sxk "$_dr_root" | cut -f1)
-	_dr_files=$(find "$_dr_root" -xdev | wc -l)
-	rm -f "$_dr_img"
-	if ! truncate -s "$((_dr_kb + _dr_kb / 4 + 524288))K" "$_dr_img" ||
-		! mkfs.ext4 -q -F -L debroot -N "$((_dr_files * 2))" \
-			-d "$_dr_root" "$_dr_img"; then
-		log "debroot: making $_dr_img from $_dr_root failed"
-		return 1
-	fi
+	debroot_image "$_dr_root" "$_dr_img" || return 1
 	_dr_t1=$(date +%s)
 
 	# run-vm.sh boots it, with its timeout and accelerator; the disk comes

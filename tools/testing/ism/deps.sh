@@ -1,10 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# deps.sh [s390x|deb]: install the Debian packages that building and
+# deps.sh [s390x|deb|vms]: install the Debian packages that building and
 # testing the ISM layer needs. Installs only what is missing; as non-root,
 # prints the command. With deb, also what make deb and make check-deb
-# need: the packaging tools, lintian, debootstrap, pkgconf. With s390x, also what
+# need: the packaging tools, lintian, debootstrap, pkgconf. With vms,
+# those and what make check-vms needs: libvirt's daemons and virsh, and
+# qemu-img. With s390x, also what
 # make check-s390x needs: the
 # cross compiler, qemu-system-s390x (in qemu-system-misc), and Debian's
 # busybox-static for s390x, which is unpacked into the cache
@@ -23,9 +25,11 @@ s390x)
 	s390x=1
 	pkgs="$pkgs gcc-s390x-linux-gnu qemu-system-misc"
 	;;
-deb)
+deb | vms)
 	pkgs="$pkgs dpkg-dev debhelper dh-dkms txt2man lintian debootstrap
 e2fsprogs openssl pkgconf"
+	[ "$1" = deb ] ||
+		pkgs="$pkgs libvirt-daemon-system libvirt-clients qemu-utils"
 	;;
 esac
 

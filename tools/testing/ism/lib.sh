@@ -95,6 +95,27 @@ result() {
 	echo "$line"
 }
 
+# check NAME CMD...: record CMD's success as NAME. CMD's output stays in
+# $out/check.log (the sourcing script's $out) until the next check and
+# is appended to $out/checks.log; it is shown when CMD fails, and its
+# last $ISM_CHECK_TAIL lines (default none) when it succeeds.
+# shellcheck disable=SC2154 # out is the sourcing script's
+check() {
+	_name=$1
+	shift
+	"$@" >"$out/check.log" 2>&1
+	_rc=$?
+	{ echo "== $_name: status $_rc"; cat "$out/check.log"; } >>"$out/checks.log"
+	if [ $_rc -eq 0 ]; then
+		tail -n "${ISM_CHECK_TAIL:-0}" "$out/check.log" | sed 's/^/    /' >&2
+		result ok "$_name"
+		return 0
+	fi
+	sed 's/^/    /' "$out/check.log" >&2
+	result fail "$_name" "status $_rc"
+	return 1
+}
+
 # judge_vm VM_RC PARSE_RC LABEL LOG: a VM run failed if QEMU or the log
 # check did; then show the whole console log and exit 1.
 judge_vm() {

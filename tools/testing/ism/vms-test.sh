@@ -1,0 +1,352 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# vms-test.sh [doorbell|plain...]: make check-vms (.ci/run runs it after
+# make check-deb). SMC-D between two libvirt guests over a virtual ISM
+# region, as an operator deploys it:
+#  - the packages of make deb: the guests' Debian 12 image is an overlay
+#    of make check-deb's cached root with ism-dkms (DKMS builds the
+#    modules as apt installs it, in the image's chroot on the host's
+#    CPU: under TCG a guest would take many minutes), ism-tools,
+#    libism0, Debian's redis-server and qemu-guest-agent; ism.service
+#    enabled with /etc/default/ism naming ism_ivshm and the UEID both
+#    guests share; systemd-networkd gives each guest its address by its
+#    MAC;
+#  - the host's side from ism-tools too: the region configured from the
+#    package's example (regions/r1.conf doorbell, r2.conf plain) and
+#    served by what ism-ivshmem-server@NAME.service runs (ism-region
+#    serve NAME; this host has no systemd to run the unit itself);
+#  - Debian's libvirt (qemu:///system, started here where systemd does
+#    not run the host): two domains, type kvm where it probes, else
+#    qemu (TCG), each given the region by virsh attach-device of the
+#    package's example device XML (libvirt/r1-doorbell.xml,
+#    r2-plain.xml), booting the image through a qcow2 overlay each;
+#    the host drives them through qemu-guest-agent (vms-guest.sh).
+# In each mode, a and b (in doorbell mode under TCG, b first boots as a
+# guest of one possible CPU, which ism_ivshm must refuse):
+#  1. ism.service active in both, the virtual ISM device an SMC-D device;
+#  2. sockperf (latency, bandwidth) and redis-benchmark (64 connections,
+#     every one SMC-D while it runs) from b to a, TCP over virtio-net
+#     then SMC-D through smc_run: the figures, in one table at the end;
+#  3. virsh destroy b during a transfer from a: a's connections end with
+#     an error; virsh start b: new SMC-D connections, the region not
+#     formatted again (its ID unchanged);
+#  4. virsh suspend b past the peer timeout during a transfer: a's
+#     connections end; virsh resume: b ends its side (the fence), new
+#     SMC-D connections;
+#  5. the host unit restarted during a transfer: the transfer completes,
+#     the region keeps its ID, new connections are SMC-D; in doorbell
+#     mode b then restarted: SMC-D with a works without doorbells between
+#     them (the new server knows none of the older guests), at the pace
+#     of the peer scan;
+#  6. no kernel report in either guest (kernel log, journal, console)
+#     and ism-region check finds the region consistent.
+set -u
+. "$(dirname "$0")/lib.sh"
+. "$ISM_TESTDIR/debroot.sh"
+. "$ISM_TESTDIR/vms-lib.sh"
+ISM_RESULTS=${ISM_RESULTS_VMS:-$ISM_BUILD/results-vms}
+export ISM_RESULTS
+# shellcheck disable=SC2034 # read by step and summary (lib.sh)
+start=$(date +%s)
+modes=${*:-doorbell plain}
+out=$ISM_BUILD/vms
+# libvirt's QEMU (user libvirt-qemu) must reach the disks and kernels.
+dir=/var/lib/libvirt/images/ism-check-vms
+UEID=ISM-VMS
+A=ism-vms-a B=ism-vms-b
+ADDR_A=10.9.0.1 ADDR_B=10.9.0.2
+MAC_A=52:54:00:49:53:01 MAC_B=52:54:00:49:53:02
+# The peer timeout of ism_ivshm (its default), and how long b stays
+# suspended beyond it.
+PEER_TIMEOUT=3
+mkdir -p "$ISM_BUILD"
+: >"$ISM_RESULTS"
+debroot_cleanup "$out/root" || exit 1
+rm -rf --one-file-system "$out"
+mkdir -p "$out"
+figs=$out/figures
+: >"$figs"
+
+# Each check shows the last lines of what it printed (check, lib.sh).
+ISM_CHECK_TAIL=2
+vms_teardown() {
+	for d in $A $B; do
+		$VIRSH destroy "$d" >/dev/null 2>&1
+		$VIRSH undefine "$d" >/dev/null 2>&1
+	done
+	region_stop
+	vms_libvirt_stop
+}
+
+# region_start NAME: the region's unit, started as systemd would: its
+# ExecStart (ism-region serve NAME, with the test's configuration
+# directory) in the background; ready when the socket listens
+# (doorbell) or the file is formatted (plain).
+region_pid=
+region_start() {
+	mkdir -p "/run/ism/$1" && chmod 755 "/run/ism/$1" || return 1
+	_log=$out/region-$1.$(date +%s).log
+	(umask 077 && exec setsid "$host/usr/sbin/ism-region" -C "$out/regions" serve "$1" \
+		>"$_log" 2>&1 </dev/null) &
+	region_pid=$!
+	_n=60
+	until grep -q 'listening\|no server to run' "$_log"; do
+		_n=$((_n - 1))
+		[ $_n -gt 0 ] || { cat "$_log"; return 1; }
+		sleep 0.5
+	done
+	cat "$_log"
+}
+
+region_stop() {
+	[ -n "$region_pid" ] || return 0
+	kill "$region_pid" 2>/dev/null
+	wait "$region_pid" 2>/dev/null
+	region_pid=
+}
+
+# region_id NAME: the identity ism-region show reads in the header
+region_id() {
+	"$host/usr/sbin/ism-region" -C "$out/regions" show -j "$1" | jq -r .region_id
+}
+
+trap 'vms_teardown; debroot_cleanup "$out/root"' EXIT
+trap 'exit 130' INT TERM HUP
+
+step "packages and libvirt"
+check "vms: deps: Debian packages installed" "$ISM_TESTDIR/deps.sh" vms || summary
+qemu_accel || { result fail "vms: a QEMU accelerator (accel.sh)"; summary; }
+check "vms: libvirtd answers on qemu:///system" vms_libvirt || summary
+
+step "make deb, and the host's ism-tools"
+check "vms: make deb" env ISM_DEB_LINTIAN=0 "$ISM_SRC/scripts/make-deb.sh" "$out/deb" ||
+	summary
+arch=$(dpkg --print-architecture)
+ver=$(cd "$ISM_SRC" && dpkg-parsechangelog -SVersion)
+# The host's side as ism-tools installs it, unpacked rather than
+# installed on this machine.
+host=$out/host
+dpkg-deb -x "$out/deb/ism-tools_${ver}_$arch.deb" "$host" || summary
+examples=$host/usr/share/doc/ism-tools/examples
+
+step "the guests' image: a Debian 12 root with our packages"
+base=$(debroot_base) || { result fail "debroot: a Debian 12 root (debootstrap)"; summary; }
+root=$(debroot_overlay "$base" "$out/root") ||
+	{ result fail "debroot: the test's overlay on $base"; summary; }
+kver=$(debroot_kver "$root") || { result fail "debroot: a kernel in $root/boot"; summary; }
+
+# guest_root: the packages installed with apt (DKMS builds the modules
+# for kver), and the configuration an operator writes.
+guest_root() {
+	_debs="ism-dkms_${ver}_all.deb ism-tools_${ver}_$arch.deb libism0_${ver}_$arch.deb"
+	mkdir -p "$root/tmp/debs" && (cd "$out/deb" && cp $_debs "$root/tmp/debs/") ||
+		return 1
+	# The root's package lists may be older than the archive.
+	debroot_chroot "$root" apt-get update -q >/dev/null || return 1
+	# shellcheck disable=SC2046 # three paths
+	debroot_chroot "$root" apt-get install -y --no-install-recommends \
+		$(printf '/tmp/debs/%s ' $_debs) redis-server qemu-guest-agent || return 1
+	rm -rf "$root/tmp/debs"
+	debroot_chroot "$root" dkms status -m ism
+	debroot_chroot "$root" modinfo -k "$kver" -n ism_ivshm || return 1
+	cat >"$root/etc/default/ism" <<-EOF
+	# make check-vms: SMC-D between the guests of a virtual ISM region.
+	ISM_MODULES="ism_ivshm ism_smcd"
+	ISM_UEID=$UEID
+	EOF
+	for g in "a $MAC_A $ADDR_A" "b $MAC_B $ADDR_B"; do
+		# shellcheck disable=SC2086 # three words
+		set -- $g
+		printf '%s\n' "[Match]" "MACAddress=$2" "" "[Network]" "Address=$3/24" \
+			>"$root/etc/systemd/network/50-ism-vms-$1.network" || return 1
+	done
+	install -m 755 "$ISM_TESTDIR/vms-guest.sh" "$root/usr/local/sbin/ism-vms" &&
+		debroot_chroot "$root" systemctl enable ism.service systemd-networkd.service &&
+		debroot_chroot "$root" systemctl disable redis-server.service
+}
+check "vms: apt install ism-dkms ism-tools libism0 redis-server qemu-guest-agent; DKMS built for $kver; ism.service for ism_ivshm" \
+	guest_root || summary
+
+# image: the root as a disk image, the kernel and initrd beside it,
+# all where libvirt's QEMU reaches them.
+image() {
+	rm -rf "$dir" && mkdir -p "$dir" && chmod 755 "$dir" || return 1
+	cp "$root/boot/vmlinuz-$kver" "$dir/vmlinuz" &&
+		cp "$root/boot/initrd.img-$kver" "$dir/initrd.img" || return 1
+	debroot_image "$root" "$dir/base.img"
+}
+check "vms: the guests' disk image" image || summary
+
+# in_guest DOMAIN SECS NAME ARG...: record ism-vms ARG... in DOMAIN as NAME
+in_guest() {
+	_d=$1 _s=$2 _n=$3
+	shift 3
+	check "$_n" vms_exec "$_d" "$_s" "$@"
+}
+
+# boot DOMAIN...: start the domains, wait for their agents and ism.service
+boot() {
+	for _d; do
+		$VIRSH start "$_d" || return 1
+	done
+	for _d; do
+		vms_wait_agent "$_d" "${ISM_VMS_BOOT_SECS:-600}" ||
+			{ echo "$_d: no guest agent"; return 1; }
+	done
+}
+
+# figures MODE: the guest's "figure" lines of the last check, kept
+figures() {
+	sed -n "s/^ *figure /$1 /p" "$out/check.log" >>"$figs"
+}
+
+# one_cpu: b, before its real start, booted as a TCG guest of one
+# possible CPU: ism_ivshm must refuse the region, saying why. Then b's
+# domain and disk as they were.
+one_cpu() {
+	$VIRSH undefine $B >/dev/null &&
+		vms_domain $B $MAC_B 47002 47001 "$dir" "$args" 1 &&
+		$VIRSH attach-device $B "$examples/libvirt/$xml" --config >/dev/null || return 1
+	check "vms $mode: a TCG guest of one possible CPU starts" boot $B &&
+		in_guest $B 300 "vms $mode: ism_ivshm refuses a TCG guest of one possible CPU, saying why" \
+			refused
+	$VIRSH destroy $B >/dev/null
+	$VIRSH undefine $B >/dev/null &&
+		qemu-img create -q -f qcow2 -F raw -b "$dir/base.img" "$dir/$B.qcow2" &&
+		vms_domain $B $MAC_B 47002 47001 "$dir" "$args" &&
+		$VIRSH attach-device $B "$examples/libvirt/$xml" --config >/dev/null
+}
+
+# run_mode MODE: the whole sequence for one mode
+run_mode() {
+	mode=$1
+	case $mode in
+	doorbell) region=r1 xml=r1-doorbell.xml args= ;;
+	plain) region=r2 xml=r2-plain.xml args= ;;
+	esac
+	step "$mode mode: region $region, domains $A and $B"
+	# A new region, as on a host where the unit starts for the first time.
+	rm -f "/dev/shm/ism-$region"
+	mkdir -p "$out/regions" && cp "$examples/regions/$region.conf" "$out/regions/" || return 1
+	check "vms $mode: the host unit serves region $region (ism-region serve, the package's example)" \
+		region_start $region || return 1
+	id0=$(region_id $region)
+	for g in "$A $MAC_A 47001 47002" "$B $MAC_B 47002 47001"; do
+		# shellcheck disable=SC2086 # four words
+		set -- $g
+		qemu-img create -q -f qcow2 -F raw -b "$dir/base.img" "$dir/$1.qcow2" &&
+			rm -f "$dir/$1.console" &&
+			vms_domain "$1" "$2" "$3" "$4" "$dir" "$args" &&
+			$VIRSH attach-device "$1" "$examples/libvirt/$xml" --config >/dev/null ||
+			{ result fail "vms $mode: define $1 with the package's $xml"; return 1; }
+	done
+	[ "$mode.$ISM_ACCEL_CHOSEN" = doorbell.tcg ] && one_cpu
+	check "vms $mode: both domains start, their agents answer" boot $A $B || return 1
+	in_guest $A 300 "vms $mode: a: ism.service active, SMC-D over the virtual ISM device" ready &&
+		in_guest $B 300 "vms $mode: b: ism.service active, SMC-D over the virtual ISM device" ready ||
+		return 1
+	in_guest $A 120 "vms $mode: a serves sockperf, redis, smc_xfer (TCP and SMC)" serve &&
+		in_guest $B 120 "vms $mode: b serves the same" serve || return 1
+
+	in_guest $B 300 "vms $mode: sockperf b to a, TCP and SMC-D" sockperf $ADDR_A && figures $mode
+	in_guest $B 900 "vms $mode: redis-benchmark b to a, 64 connections, every SMC one SMC-D" \
+		redis $ADDR_A && figures $mode
+
+	# 3: b destroyed during a transfer
+	in_guest $A 120 "vms $mode: a transfers to b over SMC-D" xfer-start $ADDR_B &&
+		check "vms $mode: virsh destroy b" $VIRSH destroy $B &&
+		in_guest $A 120 "vms $mode: a's transfer ends with an error, no hang" xfer-wait 60
+	in_guest $A 60 "vms $mode: a logged b gone" logged 'in slot [0-9]+ is gone'
+	check "vms $mode: virsh start b again" boot $B &&
+		in_guest $B 300 "vms $mode: b: ism.service active again" ready &&
+		in_guest $B 120 "vms $mode: b serves again" serve
+	in_guest $A 300 "vms $mode: new SMC-D connections a to b after b's restart" xfer-check $ADDR_B
+	check "vms $mode: the region was not formatted again (same ID)" \
+		test "$(region_id $region)" = "$id0"
+
+	# 4: b suspended past the peer timeout during a transfer
+	in_guest $A 120 "vms $mode: a transfers to b again" xfer-start $ADDR_B &&
+		check "vms $mode: virsh suspend b for $((PEER_TIMEOUT * 3)) s" \
+			sh -c "$VIRSH suspend $B && sleep $((PEER_TIMEOUT * 3)) && $VIRSH resume $B" &&
+		in_guest $A 120 "vms $mode: a's transfer to the suspended b ends with an error" xfer-wait 60
+	in_guest $B 120 "vms $mode: resumed b ends its side too (the fence)" \
+		logged 'took this guest for gone'
+	# Each takes the other back as a new peer: a third join in a's log
+	# (b's boots, b's return), a second in b's (a's return).
+	in_guest $A 120 "vms $mode: a takes the resumed b back" joined 3 &&
+		in_guest $B 120 "vms $mode: b takes a back" joined 2 &&
+		in_guest $A 300 "vms $mode: new SMC-D connections a to b after the resume" \
+			xfer-check $ADDR_B
+
+	# 5: the host unit restarted while the guests run
+	restart() {
+		_pid=$(vms_exec_bg $A xfer-check $ADDR_B 20) || return 1
+		sleep 5
+		region_stop && region_start $region || return 1
+		vms_exec_wait $A "$_pid" 300
+	}
+	check "vms $mode: a transfer during a restart of the host unit completes" restart
+	check "vms $mode: the restarted unit kept the region (same ID)" \
+		test "$(region_id $region)" = "$id0"
+	in_guest $B 300 "vms $mode: new SMC-D connections b to a after the restart" xfer-check $ADDR_A
+	# A guest that starts after the restart gets its doorbells from the
+	# new server, which knows none of the guests from before it. (A plain
+	# region has no server: this would be step 3 again.)
+	[ $mode = doorbell ] &&
+		check "vms $mode: b restarted after the unit's restart" \
+		sh -c "$VIRSH destroy $B && $VIRSH start $B" &&
+		check "vms $mode: b's agent answers" vms_wait_agent $B 600 &&
+		in_guest $B 300 "vms $mode: b: ism.service active" ready &&
+		in_guest $B 120 "vms $mode: b serves" serve &&
+		in_guest $A 120 "vms $mode: a takes b back" joined 4 &&
+		in_guest $A 600 "vms $mode: SMC-D a to b, b started after the unit's restart" \
+			xfer-check $ADDR_B
+
+	# 6: what the guests and the region say at the end
+	for d in $A $B; do
+		in_guest $d 60 "vms $mode: ${d#ism-vms-}: no kernel report (kernel log, journal)" reports
+		check "vms $mode: ${d#ism-vms-}: no kernel report on the console" \
+			sh -c "! grep -a -E 'BUG:|WARNING:|KASAN|UBSAN|Oops|Call Trace|general protection' '$dir/$d.console'"
+	done
+	check "vms $mode: ism-region check: the region is consistent" \
+		"$host/usr/sbin/ism-region" -C "$out/regions" check $region
+	for d in $A $B; do
+		$VIRSH destroy "$d" >/dev/null 2>&1
+		$VIRSH undefine "$d" >/dev/null 2>&1
+		cp "$dir/$d.console" "$out/$mode-$d.console" 2>/dev/null
+	done
+	region_stop
+	rm -f "/dev/shm/ism-$region"
+}
+
+for m in $modes; do
+	case $m in
+	doorbell | plain) run_mode "$m" ;;
+	*) result fail "vms: unknown mode $m" ;;
+	esac
+done
+
+# The table: each figure over TCP and over SMC-D, and their ratio.
+table() {
+	echo "check-vms, two libvirt guests (1 vCPU each, 2 possible; QEMU $ISM_ACCEL_CHOSEN), b to a:"
+	printf '%-9s %-28s %12s %12s %8s\n' mode figure TCP SMC-D SMC-D/TCP
+	awk '{ v[$1 " " $2] = $3; if (!seen[$1 " " $2]++) order[n++] = $1 " " $2 }
+	END {
+		for (i = 0; i < n; i++) {
+			split(order[i], k, " ")
+			if (k[2] !~ /-tcp$/)
+				continue
+			base = k[2]; sub(/-tcp$/, "", base)
+			t = v[k[1] " " base "-tcp"]; s = v[k[1] " " base "-smc"]
+			if (s == "")
+				continue
+			unit = base ~ /latency/ ? "sockperf latency (us)" : \
+				base ~ /bandwidth/ ? "sockperf 64 KiB (MB/s)" : \
+				"redis " substr(base, 7) " (requests/s)"
+			printf "%-9s %-28s %12.3f %12.3f %7.2fx\n", k[1], unit, t, s, s / t
+		}
+	}' "$figs"
+}
+table
+summary
