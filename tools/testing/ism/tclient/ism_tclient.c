@@ -5,10 +5,12 @@
  *
  * On every device it is given it registers @dmbs DMBs of @dmb_len bytes
  * that the device itself may write (loopback devices reach only
- * themselves). Once registered, it makes @moves writes of @size bytes with
- * the signal flag set into the DMBs of every device it has, round-robin at
- * offset 0, checks each DMB's content after the write, counts the irqs it
- * receives, and logs one line per device:
+ * themselves), or as many as it can: it stops at the @refusals-th
+ * registration the device refuses (many refusals at once test the log's
+ * rate limit). Once registered, it makes @moves writes of @size bytes
+ * with the signal flag set into the DMBs of every device it has,
+ * round-robin at offset 0, checks each DMB's content after the write,
+ * counts the irqs it receives, and logs one line per device:
  *
  *   ism_tclient: ismlo0: dmbs=4 moves=100 bytes=409600 irqs=100 mismatches=0
  *
@@ -40,6 +42,11 @@ MODULE_PARM_DESC(moves, "writes per device at load (default 100)");
 static unsigned int size = 4096;
 module_param(size, uint, 0444);
 MODULE_PARM_DESC(size, "bytes per write, at most dmb_len (default 4096)");
+
+static unsigned int refusals = 1;
+module_param(refusals, uint, 0444);
+MODULE_PARM_DESC(refusals,
+		 "refused registrations on each device before it stops trying (default 1)");
 
 /* More than any device has indexes for. */
 #define TCLIENT_MAX_DMBS	(1U << 20)
@@ -81,6 +88,7 @@ static void tclient_unregister_dmbs(struct tclient_dev *td)
 static int tclient_add_dev(struct ism_dev *dev)
 {
 	struct tclient_dev *td;
+	unsigned int refused = 0;
 	uuid_t gid;
 	int ret = 0;
 
@@ -96,9 +104,10 @@ static int tclient_add_dev(struct ism_dev *dev)
 		dmb->len = dmb_len;
 		dmb->rgid = gid;
 		ret = ism_register_dmb(dev, dmb, &tclient);
-		if (ret)
+		if (!ret)
+			td->nr++;
+		else if (++refused >= refusals)
 			break;
-		td->nr++;
 	}
 	if (ret)
 		pr_warn("%s: registered %u of %u DMBs: error %d\n",
