@@ -767,6 +767,7 @@ int main(int argc, char **argv)
 {
 	unsigned int secs;
 	int i, status, rc = 0;
+	pid_t pid;
 
 	if (argc < 4 || argc > 5) {
 		fprintf(stderr, "usage: %s SECONDS SEED STABLE [VOLATILE]\n",
@@ -783,15 +784,23 @@ int main(int argc, char **argv)
 	alarm(secs + 120);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (i = 0; i < WORKERS; i++) {
-		pid_t pid = fork();
-
+		pid = fork();
 		if (!pid)
 			return run_worker(i, secs);
-		if (pid < 0)
+		if (pid < 0) {
+			printf("# seed %lu: fork: %s\n", seed, strerror(errno));
 			rc = 1;
+		}
 	}
-	while (wait(&status) > 0)
-		if (!WIFEXITED(status) || WEXITSTATUS(status))
-			rc = 1;
+	while ((pid = wait(&status)) > 0) {
+		if (WIFEXITED(status) && !WEXITSTATUS(status))
+			continue;
+		/* A worker says what it found wrong; a signal says nothing. */
+		if (WIFSIGNALED(status))
+			printf("# seed %lu: worker pid %d killed by signal %d (%s)\n",
+			       seed, pid, WTERMSIG(status),
+			       strsignal(WTERMSIG(status)));
+		rc = 1;
+	}
 	return rc;
 }

@@ -128,7 +128,9 @@ def main():
         test = parser.parse_run_tests(e2e_lines)
         bad = failed_names(test, parser)
         if status != 'ok':
-            judge(False, label, detail)
+            # Which cases failed, for a reader who has only this line.
+            judge(False, label, detail + ('; failed: ' + '; '.join(bad)
+                                          if bad else ''))
         elif bad or not test.subtests:
             judge(False, label, 'KTAP: ' + ('failed: ' + '; '.join(bad)
                                             if bad else 'no results'))

@@ -45,7 +45,10 @@ done
 wait $fuzz
 rc=$?
 cat /tmp/fuzz.out
-eq "ism_user_fuzz, seed $seed: every result one the call may return" $rc 0
+# The first wrong result, if any, named in the case for the summaries.
+first=$(sed -n 's/^# \(seed [0-9]*[ :].*\)/\1/p' /tmp/fuzz.out | head -n 1 | tr -d '#')
+eq "ism_user_fuzz, seed $seed: every result one the call may return${first:+ (first: $first)}" \
+	$rc 0
 eq "fz1 deleted and added again $cycles times" $fails 0
 
 # made_all N: worker N made each kind of call at least once
