@@ -138,7 +138,10 @@ systemctl restart $region || fail "systemctl restart $region"
 out "$region: socket and file $sock; region $id kept through a restart"
 out "$region: $(systemd-analyze security $region | tail -n 1)"
 
-if dmesg | grep -E 'BUG:|WARNING:|Oops|Call Trace|UBSAN|KASAN' >/tmp/reports; then
+# The project's patterns of kernel reports, one a line
+reports=/usr/local/share/ism-debtest/kernel-reports
+[ -s $reports ] || fail "no $reports"
+if dmesg | grep -E -f $reports >/tmp/reports; then
 	sed 's/^/ism-debtest: report: /' /tmp/reports
 	fail "kernel reports (above)"
 fi

@@ -316,6 +316,8 @@ StandardError=journal+console
 WantedBy=multi-user.target
 EOT
 install -D -m 755 "$ISM_TESTDIR/deb-guest.sh" "$root/usr/local/sbin/ism-debtest"
+install -D -m 644 "$ISM_ROOT/tools/testing/selftests/ism/lib/kernel-reports" \
+	"$root/usr/local/share/ism-debtest/kernel-reports"
 # A region as an operator configures one for libvirt's QEMU, with a user
 # and group that exist in every Debian root.
 printf '%s\n' "size = 16M" "user = nobody" "group = nogroup" "perm = 0660" \

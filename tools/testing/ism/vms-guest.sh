@@ -13,24 +13,30 @@
 #                       driver refused a one-CPU TCG guest, and said why
 #   serve               sockperf, redis-server and smc_xfer servers, each
 #                       over TCP and (through smc_run) over SMC
-#   sockperf PEER       ping-pong and throughput to PEER, TCP then SMC;
-#                       prints "figure NAME VALUE" lines
+#   sockperf PEER       ping-pong and throughput to PEER, TCP then SMC
+#                       (SMC-D, none fell back); prints "figure NAME
+#                       VALUE" lines
 #   redis PEER          redis-benchmark to PEER with $CONNS connections,
 #                       TCP then SMC; every SMC connection must be SMC-D
 #   xfer-start PEER     an endless smc_xfer transfer to PEER, left running
 #   xfer-wait SECS      how the transfer of xfer-start ended, within SECS
-#   xfer-check PEER [HOLD]
-#                       a new transfer to PEER: SMC-D, intact, its
-#                       connections held HOLD seconds (default 3)
+#   xfer-check PEER [HOLD [SIZE]]
+#                       a new transfer to PEER: SMC-D, SIZE (default 8M)
+#                       each way intact, its connections held HOLD
+#                       seconds (default 3); prints its time and rate
+#   xfer-moving         the transfer of xfer-check runs over SMC-D and
+#                       moves data (no connection holds yet), within 60 s
 #   logged PATTERN      the kernel log of this boot has PATTERN
 #   joined N            the kernel log of this boot has N peers joining
 #                       the virtual ISM device (within 60 s)
 #   reports             no kernel report in this boot's kernel log
+#                       (KERNEL_REPORTS: the project's list of patterns)
 set -u
 
 CONNS=64
 SECS=${ISM_VMS_SECS:-5}
 RUN=/run/ism-vms
+KERNEL_REPORTS=/usr/local/share/ism-vms/kernel-reports
 # The servers' ports: TCP, and the same server through smc_run.
 SP_TCP=11111 SP_SMC=11112 RD_TCP=6379 RD_SMC=6380 XFER=12345
 mkdir -p "$RUN"
@@ -111,19 +117,28 @@ serve() {
 	echo "serving: sockperf $SP_TCP/$SP_SMC, redis $RD_TCP/$RD_SMC, smc_xfer $XFER (TCP/SMC)"
 }
 
-# sockperf_run MODE KIND PEER PORT: sockperf's summary figure
+# sockperf_run MODE KIND PEER PORT: sockperf's summary figure; in smc
+# mode its connection must be SMC-D while it runs, not a fallback
 sockperf_run() {
 	_run=
 	[ "$1" = smc ] && _run=smc_run
 	if [ "$2" = latency ]; then
-		$_run sockperf ping-pong --tcp -i "$3" -p "$4" -m 14 -t "$SECS" \
-			>"$RUN/sp.log" 2>&1
-		sed -n 's/.*Summary: Latency is \([0-9.]*\) usec.*/\1/p' "$RUN/sp.log"
+		set -- "$@" ping-pong -m 14 'Latency is \([0-9.]*\) usec'
 	else
-		$_run sockperf throughput --tcp -i "$3" -p "$4" -m 65536 -t "$SECS" \
-			>"$RUN/sp.log" 2>&1
-		sed -n 's/.*Summary: BandWidth is \([0-9.]*\) MBps.*/\1/p' "$RUN/sp.log"
+		set -- "$@" throughput -m 65536 'BandWidth is \([0-9.]*\) MBps'
 	fi
+	$_run sockperf "$5" --tcp -i "$3" -p "$4" "$6" "$7" -t "$SECS" \
+		>"$RUN/sp.log" 2>&1 &
+	_c=$! _d=0 _t=0
+	while kill -0 $_c 2>/dev/null; do
+		[ "$1" = smc ] && [ "$(conns SMCD "$4")" -gt 0 ] && _d=1
+		[ "$1" = smc ] && [ "$(conns TCP "$4")" -gt 0 ] && _t=1
+		sleep 0.5
+	done
+	wait $_c || { cat "$RUN/sp.log" >&2; return 1; }
+	[ "$_t" = 0 ] || { echo "sockperf $1 $2: fell back to TCP" >&2; return 1; }
+	[ "$1" = tcp ] || [ "$_d" = 1 ] || { echo "sockperf $1 $2: never SMC-D" >&2; return 1; }
+	sed -n "s/.*Summary: $8.*/\1/p" "$RUN/sp.log"
 }
 
 sockperf_all() {
@@ -131,14 +146,14 @@ sockperf_all() {
 		_port=$SP_TCP
 		[ $m = smc ] && _port=$SP_SMC
 		for k in latency bandwidth; do
-			v=$(sockperf_run $m $k "$1" $_port)
-			[ -n "$v" ] || { cat "$RUN/sp.log"; fail "sockperf $m $k: no figure"; }
+			v=$(sockperf_run $m $k "$1" $_port 2>&1) || fail "$v"
+			case $v in
+			'' | *[!0-9.]*) cat "$RUN/sp.log"; fail "sockperf $m $k: no figure" ;;
+			esac
 			echo "figure sockperf-$k-$m $v"
 		done
 	done
-	# smc_run's connections, one per run, were SMC-D: none fell back.
-	_fb=$(smc_ss -T | wc -l)
-	[ "$_fb" -eq 0 ] || { smc_ss -T; fail "$_fb SMC sockets fell back to TCP"; }
+	echo "sockperf over SMC: SMC-D while it ran, no fallback to TCP"
 }
 
 # redis_run MODE PEER: redis-benchmark's requests per second for SET
@@ -180,7 +195,7 @@ xfer_start() {
 		>"$RUN/xfer-client.log" 2>&1
 	echo $? >"$RUN/xfer-client.rc" ) </dev/null >/dev/null 2>&1 &
 	# All four running over SMC-D before the host acts.
-	wait_for 60 sh -c "[ \$(smc_ss -D | grep -c ':$XFER\$\|:$XFER ') -ge 4 ]" ||
+	wait_for 60 sh -c "[ \$(smc_ss -D | grep -c -E ':$XFER( |\$)') -ge 4 ]" ||
 		{ smc_ss; fail "the transfer is not 4 SMC-D connections"; }
 	echo "transfer to $1 running: 4 SMC-D connections"
 }
@@ -197,26 +212,40 @@ xfer_wait() {
 }
 
 xfer_check() {
-	smc_xfer client -a "$1" -p $XFER -c 2 -b 8M --bidir --hold "${2:-3}" \
+	_t0=$(date +%s)
+	smc_xfer client -a "$1" -p $XFER -c 2 -b "${3:-8M}" --bidir --hold "${2:-3}" \
 		>"$RUN/xfer-check.log" 2>&1 &
 	_c=$!
-	wait_for 120 grep -q 'holding' "$RUN/xfer-check.log"
+	echo $_c >"$RUN/xfer-check.pid"
+	wait_for 1200 grep -q 'holding' "$RUN/xfer-check.log"
+	_s=$(($(date +%s) - _t0))
 	_d=$(conns SMCD $XFER)
 	wait $_c
 	_rc=$?
 	tail -n 1 "$RUN/xfer-check.log"
 	[ $_rc = 0 ] || fail "smc_xfer: status $_rc"
-	echo "new transfer to $1: $_d SMC-D connections, 8M each way intact"
+	echo "new transfer to $1: $_d SMC-D connections, ${3:-8M} each way intact" \
+		"in $_s s (whole seconds)"
 	[ "$_d" -ge 2 ] || { smc_ss; fail "not SMC-D"; }
 }
 
+xfer_moving() {
+	wait_for 60 sh -c "[ \$(smc_ss -D | grep -c -E ':$XFER( |\$)') -ge 2 ]" ||
+		{ smc_ss; fail "the transfer is not 2 SMC-D connections"; }
+	kill -0 "$(cat "$RUN/xfer-check.pid")" 2>/dev/null ||
+		fail "the transfer has ended"
+	! grep 'holding' "$RUN/xfer-check.log" ||
+		fail "the transfer is done (its connections hold)"
+	echo "the transfer runs: 2 SMC-D connections, none done"
+}
+
 reports() {
-	# What the kernel says when it finds itself wrong.
-	_pat='BUG:|WARNING:|KASAN|UBSAN|Oops|Call Trace|kernel BUG|general protection|soft lockup|hung_task|blocked for more than|rcu.*stall|INFO: possible'
-	if dmesg | grep -E "$_pat"; then
+	[ -s "$KERNEL_REPORTS" ] || fail "no $KERNEL_REPORTS"
+	if dmesg | grep -E -f "$KERNEL_REPORTS"; then
 		fail "kernel report above"
 	fi
-	journalctl -k -b -q -o cat | grep -E "$_pat" && fail "kernel report in the journal"
+	journalctl -k -b -q -o cat | grep -E -f "$KERNEL_REPORTS" &&
+		fail "kernel report in the journal"
 	echo "no kernel report ($(dmesg | wc -l) kernel log lines)"
 }
 
@@ -228,12 +257,13 @@ sockperf) sockperf_all "$2" ;;
 redis) redis_run tcp "$2" && redis_run smc "$2" ;;
 xfer-start) xfer_start "$2" ;;
 xfer-wait) xfer_wait "$2" ;;
-xfer-check) xfer_check "$2" "${3:-}" ;;
+xfer-check) xfer_check "$2" "${3:-}" "${4:-}" ;;
+xfer-moving) xfer_moving ;;
 joined)
 	wait_for 60 sh -c "[ \$(dmesg | grep -c 'ism_ivshm.* joined in slot') -ge $2 ]" ||
 		fail "not $2 peers joined: $(dmesg | grep 'ism_ivshm.* joined in slot')"
 	dmesg | grep 'ism_ivshm.* joined in slot' ;;
 logged) dmesg | grep -E "$2" || fail "not in the kernel log: $2" ;;
 reports) reports ;;
-*) fail "usage: ism-vms ready|refused|serve|sockperf PEER|redis PEER|xfer-start PEER|xfer-wait SECS|xfer-check PEER [HOLD]|logged PATTERN|joined N|reports" ;;
+*) fail "usage: ism-vms ready|refused|serve|sockperf PEER|redis PEER|xfer-start PEER|xfer-wait SECS|xfer-check PEER [HOLD [SIZE]]|xfer-moving|logged PATTERN|joined N|reports" ;;
 esac

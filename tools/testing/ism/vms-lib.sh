@@ -7,8 +7,9 @@
 # vms_libvirt
 #	Make qemu:///system answer: where systemd runs the host, start
 #	libvirtd through it; elsewhere (these machines' containers) start
-#	virtlogd and libvirtd as daemons, which vms_libvirt_stop stops
-#	again. Fails, with libvirtd's own words, if it cannot.
+#	virtlogd (unless it runs) and libvirtd as daemons, and
+#	vms_libvirt_stop stops those it started, by their PID files.
+#	Fails, with libvirtd's own words, if it cannot.
 # vms_domain NAME MAC LOCAL-PORT PEER-PORT DIR KERNEL-ARGS [MAXCPUS]
 #	Define domain NAME (type kvm or qemu, as qemu_accel decided): 1
 #	vCPU of MAXCPUS (default 2: TCG's atomics are atomic between
@@ -26,7 +27,8 @@
 #	The guest's agent answers within SECS seconds.
 
 VIRSH="virsh -q -c qemu:///system"
-_vms_started=
+# The PID files of the daemons vms_libvirt started, for vms_libvirt_stop
+_vms_pids=
 
 vms_libvirt() {
 	$VIRSH version >/dev/null 2>&1 && return 0
@@ -36,10 +38,13 @@ vms_libvirt() {
 		# No systemd here: the daemons as their units would run them.
 		# Their complaints about no system bus, no dnsmasq and no DMI
 		# tables are harmless.
-		pgrep -x virtlogd >/dev/null || virtlogd -d || return 1
-		libvirtd -d >"$ISM_BUILD/libvirtd.log" 2>&1 ||
+		if ! pgrep -x virtlogd >/dev/null; then
+			virtlogd -d -p "$ISM_BUILD/virtlogd.pid" || return 1
+			_vms_pids="$ISM_BUILD/virtlogd.pid"
+		fi
+		libvirtd -d -p "$ISM_BUILD/libvirtd.pid" >"$ISM_BUILD/libvirtd.log" 2>&1 ||
 			{ cat "$ISM_BUILD/libvirtd.log" >&2; return 1; }
-		_vms_started=1
+		_vms_pids="$ISM_BUILD/libvirtd.pid $_vms_pids"
 	fi
 	_n=60
 	until $VIRSH version >/dev/null 2>&1; do
@@ -50,10 +55,10 @@ vms_libvirt() {
 }
 
 vms_libvirt_stop() {
-	[ -n "$_vms_started" ] || return 0
-	pkill -x libvirtd
-	pkill -x virtlogd
-	_vms_started=
+	for _p in $_vms_pids; do
+		[ -s "$_p" ] && kill "$(cat "$_p")" 2>/dev/null
+	done
+	_vms_pids=
 }
 
 vms_domain() {
@@ -106,10 +111,9 @@ _vms_agent() {
 }
 
 vms_wait_agent() {
-	_n=$(($2 / 2))
+	_end=$(($(date +%s) + $2))
 	until _vms_agent "$1" '{"execute":"guest-ping"}' >/dev/null 2>&1; do
-		_n=$((_n - 1))
-		[ $_n -gt 0 ] || return 1
+		[ "$(date +%s)" -lt $_end ] || return 1
 		sleep 2
 	done
 }
@@ -118,24 +122,25 @@ vms_exec_bg() {
 	_dom=$1
 	shift
 	_args=$(jq -cn '$ARGS.positional' --args -- "$@") || return 1
-	_vms_agent "$_dom" "{\"execute\":\"guest-exec\",\"arguments\":{\"path\":\"/usr/local/sbin/ism-vms\",\"arg\":$_args,\"capture-output\":true}}" |
+	_vms_agent "$_dom" "$(printf '{"execute":"guest-exec","arguments":{"path":"/usr/local/sbin/ism-vms","arg":%s,"capture-output":true}}' "$_args")" |
 		jq -e '.return.pid'
 }
 
 vms_exec_wait() {
 	_n=$(($3 * 2))
 	while :; do
-		_st=$(_vms_agent "$1" "{\"execute\":\"guest-exec-status\",\"arguments\":{\"pid\":$2}}") ||
+		_st=$(_vms_agent "$1" "$(printf '{"execute":"guest-exec-status","arguments":{"pid":%s}}' "$2")") ||
 			return 1
-		[ "$(echo "$_st" | jq -r '.return.exited')" = true ] && break
+		[ "$(printf '%s' "$_st" | jq -r '.return.exited')" = true ] && break
 		_n=$((_n - 1))
 		[ $_n -gt 0 ] || { echo "still running after $3 s"; return 124; }
 		sleep 0.5
 	done
 	for _f in out-data err-data; do
-		echo "$_st" | jq -r ".return[\"$_f\"] // empty" | base64 -d
+		printf '%s' "$_st" | jq -r ".return[\"$_f\"] // empty" | base64 -d
 	done
-	return "$(echo "$_st" | jq -r '.return.exitcode')"
+	# A command killed by a signal has no exit code, the signal instead.
+	return "$(printf '%s' "$_st" | jq -r '.return.exitcode // (128 + .return.signal)')"
 }
 
 vms_exec() {
