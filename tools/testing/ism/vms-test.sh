@@ -109,7 +109,12 @@ region_start() {
 	region_pid=$!
 	_n=60
 	until grep -q -E 'listening|no server to run' "$_log"; do
-		kill -0 $region_pid 2>/dev/null || { cat "$_log"; return 1; }
+		# A plain region's serve ends once the file is formatted.
+		if ! kill -0 $region_pid 2>/dev/null; then
+			grep -q -E 'listening|no server to run' "$_log" && break
+			cat "$_log"
+			return 1
+		fi
 		_n=$((_n - 1))
 		[ $_n -gt 0 ] || { cat "$_log"; return 1; }
 		sleep 0.5
@@ -321,13 +326,14 @@ run_mode() {
 
 	# 5: the host unit restarted while the guests run, during a transfer
 	# big enough to outlast the restart
+	# (Its PID not in _pid, which vms_exec uses.)
 	restart() {
-		_pid=$(vms_exec_bg $A xfer-check $ADDR_B 3 $big) || return 1
+		_xfer=$(vms_exec_bg $A xfer-check $ADDR_B 3 $big) || return 1
 		vms_exec $A 120 xfer-moving || return 1
 		region_stop && region_start $region || return 1
 		vms_exec $A 30 xfer-moving ||
 			{ echo "the transfer was not moving when the unit was back"; return 1; }
-		vms_exec_wait $A "$_pid" 600
+		vms_exec_wait $A "$_xfer" 600
 	}
 	check "vms $mode: a transfer across a restart of the host unit completes" restart
 	check "vms $mode: the restarted unit kept the region (same ID)" \
