@@ -1,14 +1,22 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make -s -f scripts/ism-modules.mk [modules|dirs] [CONFIG_FOO=y ...]
+#	[VERSION=6 PATCHLEVEL=12]
 #
 # Reads our Kbuild files the way kbuild does and prints what they build
-# for the configuration given on the command line: "modules" (default)
+# for the configuration and kernel given on the command line: "modules" (default)
 # one DIR/NAME a line for every module of the shipped directories
 # (ism-dirs in the top Kbuild), "dirs" those directories. KUnit modules
 # are left out: they are tests, not part of what is installed.
 # gen-dkms-conf.sh turns the module list into dkms.conf, so that DKMS
 # installs exactly what make builds.
+
+# The kernel the list is for: by default the first series of
+# scripts/kernel-series (the Kbuild file picks directories by it).
+include scripts/kernel-series
+ism-series := $(subst ., ,$(firstword $(ISM_KERNEL_SERIES)))
+VERSION ?= $(word 1,$(ism-series))
+PATCHLEVEL ?= $(word 2,$(ism-series))
 
 src := .
 obj-m :=

@@ -13,7 +13,7 @@
  * interrupt is stopped, and only then is the memory freed. A page the
  * function refused to give back is never freed.
  */
-#include <asm/unaligned.h>
+#include <ism/kcompat.h>
 #include <kunit/visibility.h>
 #include <linux/dma-mapping.h>
 #include <linux/idr.h>

@@ -6,7 +6,7 @@
  * those bits big-endian, then zeros, as the SMC-D bridge and the virtual
  * ISM device write them; a GID with any other bit set names no function.
  */
-#include <asm/unaligned.h>
+#include <ism/kcompat.h>
 #include <kunit/visibility.h>
 #include <linux/dma-mapping.h>
 #include <linux/string.h>

@@ -18,7 +18,7 @@
  * from draining at once and is held while the core runs the clients'
  * handlers, which do not sleep.
  */
-#include <asm/unaligned.h>
+#include <ism/kcompat.h>
 #include <kunit/visibility.h>
 #include <linux/bitops.h>
 

@@ -4,7 +4,7 @@
  * functions on one fabric and a test client that records the signals and
  * events the core gives it, for the suites' cases.
  */
-#include <asm/unaligned.h>
+#include <ism/kcompat.h>
 #include <linux/module.h>
 #include <linux/string.h>
 

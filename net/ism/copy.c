@@ -5,7 +5,7 @@
 #include <linux/minmax.h>
 #include <linux/module.h>
 #include <linux/string.h>
-#include <asm/unaligned.h>
+#include <ism/kcompat.h>
 
 #include "ism_core.h"
 

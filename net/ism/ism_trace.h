@@ -11,6 +11,7 @@
 
 #include <linux/ism.h>
 #include <linux/tracepoint.h>
+#include <ism/kcompat.h>
 
 TRACE_EVENT(ism_dmb_register,
 	    TP_PROTO(struct ism_dev *dev, const struct ism_client *client,
@@ -22,8 +23,8 @@ TRACE_EVENT(ism_dmb_register,
 			     __field(u32, idx)
 			     __field(u32, len)
 			     __field(int, ret)),
-	    TP_fast_assign(__assign_str(dev, ism_dev_name(dev));
-			   __assign_str(client, client->name);
+	    TP_fast_assign(ism_assign_str(dev, ism_dev_name(dev));
+			   ism_assign_str(client, client->name);
 			   __entry->token = ret ? 0 : dmb->token;
 			   __entry->idx = ret ? 0 : dmb->idx;
 			   __entry->len = dmb->len;
@@ -40,7 +41,7 @@ TRACE_EVENT(ism_dmb_unregister,
 			     __field(u64, token)
 			     __field(u32, idx)
 			     __field(int, ret)),
-	    TP_fast_assign(__assign_str(dev, ism_dev_name(dev));
+	    TP_fast_assign(ism_assign_str(dev, ism_dev_name(dev));
 			   __entry->token = token;
 			   __entry->idx = idx;
 			   __entry->ret = ret;),
@@ -55,7 +56,7 @@ TRACE_EVENT(ism_vlan,
 			     __field(u64, vid)
 			     __field(bool, join)
 			     __field(int, ret)),
-	    TP_fast_assign(__assign_str(dev, ism_dev_name(dev));
+	    TP_fast_assign(ism_assign_str(dev, ism_dev_name(dev));
 			   __entry->vid = vid;
 			   __entry->join = join;
 			   __entry->ret = ret;),
@@ -73,7 +74,7 @@ TRACE_EVENT(ism_move_data,
 			     __field(unsigned int, size)
 			     __field(bool, sf)
 			     __field(int, ret)),
-	    TP_fast_assign(__assign_str(dev, ism_dev_name(dev));
+	    TP_fast_assign(ism_assign_str(dev, ism_dev_name(dev));
 			   __entry->token = token;
 			   __entry->offset = offset;
 			   __entry->size = size;
@@ -92,7 +93,7 @@ TRACE_EVENT(ism_irq,
 			     __field(unsigned int, idx)
 			     __field(u16, dmbemask)
 			     __field(bool, delivered)),
-	    TP_fast_assign(__assign_str(dev, ism_dev_name(dev));
+	    TP_fast_assign(ism_assign_str(dev, ism_dev_name(dev));
 			   __entry->idx = idx;
 			   __entry->dmbemask = dmbemask;
 			   __entry->delivered = delivered;),
@@ -111,7 +112,7 @@ TRACE_EVENT(ism_event,
 			     __field(u64, token)
 			     __field(u64, info)
 			     __field(unsigned int, clients)),
-	    TP_fast_assign(__assign_str(dev, ism_dev_name(dev));
+	    TP_fast_assign(ism_assign_str(dev, ism_dev_name(dev));
 			   __entry->type = event->type;
 			   __entry->code = event->code;
 			   __entry->token = event->token;

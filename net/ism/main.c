@@ -8,7 +8,6 @@
 
 struct class ism_class = {
 	.name = "ism",
-	.owner = THIS_MODULE,
 	.dev_groups = ism_dev_groups,
 };
 

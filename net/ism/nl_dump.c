@@ -9,6 +9,7 @@
  * netlink dump.
  */
 #include <linux/module.h>
+#include <ism/kcompat.h>
 
 #include "ism_core.h"
 #include "ism_netlink.h"
@@ -45,7 +46,7 @@ static int ism_nl_fill_dmb(struct sk_buff *skb, struct netlink_callback *cb,
 
 static const char *ism_nl_dump_filter(struct netlink_callback *cb)
 {
-	struct nlattr *attr = genl_dumpit_info(cb)->attrs[ISM_ATTR_DEV_NAME];
+	struct nlattr *attr = ism_genl_dump_attrs(cb)[ISM_ATTR_DEV_NAME];
 
 	return attr ? nla_data(attr) : NULL;
 }

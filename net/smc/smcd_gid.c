@@ -8,7 +8,7 @@
  * a 64-bit GID: its 64 bits followed by zeroes, the form such devices use.
  */
 #include <linux/spinlock.h>
-#include <asm/unaligned.h>
+#include <ism/kcompat.h>
 
 #include "ism_smcd.h"
 

@@ -16,6 +16,7 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <ism/kcompat.h>
 
 #include "ism_user.h"
 
@@ -474,8 +475,8 @@ int ism_user_mmap(struct file *file, struct vm_area_struct *vma)
 	ret = -EOPNOTSUPP;
 	if (!buf->mappable)
 		goto unlock;
-	vma->vm_flags |= VM_PFNMAP | VM_IO | VM_DONTEXPAND | VM_DONTDUMP;
-	vma->vm_flags &= ~VM_MAYEXEC;
+	vm_flags_set(vma, VM_PFNMAP | VM_IO | VM_DONTEXPAND | VM_DONTDUMP);
+	vm_flags_clear(vma, VM_MAYEXEC);
 	vma->vm_ops = &ism_user_vm_ops;
 	ret = 0;
 unlock:

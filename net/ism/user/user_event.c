@@ -16,6 +16,7 @@
 #include <linux/rculist.h>
 #include <linux/sched/signal.h>
 #include <linux/uaccess.h>
+#include <ism/kcompat.h>
 
 #include "ism_user.h"
 
@@ -30,7 +31,7 @@ static void ism_user_wake(struct ism_user_ctx *ctx, __poll_t mask)
 {
 	wake_up_interruptible_poll(&ctx->wait, mask);
 	if (ctx->eventfd)
-		eventfd_signal(ctx->eventfd, 1);
+		eventfd_signal(ctx->eventfd);
 }
 
 static void ism_user_signal(struct ism_user_buf *buf, u16 mask)

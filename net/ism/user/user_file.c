@@ -247,5 +247,4 @@ const struct file_operations ism_user_fops = {
 	.mmap = ism_user_mmap,
 	.unlocked_ioctl = ism_user_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
-	.llseek = no_llseek,
 };

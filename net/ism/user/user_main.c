@@ -10,6 +10,7 @@
 #include <linux/idr.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <ism/kcompat.h>
 
 #include "ism_user.h"
 
@@ -24,14 +25,14 @@ MODULE_PARM_DESC(max_buffers,
 static dev_t ism_user_devt;
 static DEFINE_IDA(ism_user_minors);
 
-static char *ism_user_devnode(struct device *dev, umode_t *mode)
+static char *ism_user_devnode(ISM_DEVNODE_CONST struct device *dev,
+			      umode_t *mode)
 {
 	return kasprintf(GFP_KERNEL, "ism/%s", dev_name(dev));
 }
 
 static struct class ism_user_class = {
 	.name = "ism_user",
-	.owner = THIS_MODULE,
 	.devnode = ism_user_devnode,
 };
 
