@@ -344,6 +344,7 @@ inroot systemctl disable ism-debtest.service ism-ivshmem-server@debtest.service 
 	>/dev/null 2>&1
 rm -f "$root/etc/systemd/system/ism-debtest.service" "$root/usr/local/sbin/ism-debtest" \
 	"$root/etc/ism/regions/debtest.conf"
+rm -rf "$root/usr/local/share/ism-debtest"
 
 step "purge: nothing left behind"
 check "deb: apt purge ism-dkms ism-tools libism0" \
