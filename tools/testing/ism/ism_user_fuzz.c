@@ -787,20 +787,14 @@ int main(int argc, char **argv)
 		pid = fork();
 		if (!pid)
 			return run_worker(i, secs);
-		if (pid < 0) {
-			printf("# seed %lu: fork: %s\n", seed, strerror(errno));
-			rc = 1;
-		}
+		if (pid < 0)
+			fail("fork: %s", strerror(errno));
 	}
-	while ((pid = wait(&status)) > 0) {
-		if (WIFEXITED(status) && !WEXITSTATUS(status))
-			continue;
-		/* A worker says what it found wrong; a signal says nothing. */
+	while ((pid = wait(&status)) > 0)
 		if (WIFSIGNALED(status))
-			printf("# seed %lu: worker pid %d killed by signal %d (%s)\n",
-			       seed, pid, WTERMSIG(status),
-			       strsignal(WTERMSIG(status)));
-		rc = 1;
-	}
-	return rc;
+			fail("worker pid %d killed by signal %d (%s)", pid,
+			     WTERMSIG(status), strsignal(WTERMSIG(status)));
+		else if (WEXITSTATUS(status))
+			rc = 1;
+	return rc || bad;
 }
