@@ -3,81 +3,18 @@
  * ism_ivshm_hostile: what a peer that does not play by the rules (another
  * guest, or the host) can do to a virtual ISM device, through the real
  * driver, on the fixture of ivshm_kunit_peers.h: writes its descriptor
- * makes fail, floods of events, paced or in one burst, a queue head
+ * makes fail (through the SMC-D bridge: ivshm_kunit_smcd.c), floods of events, paced or in one burst, a queue head
  * rewound, a device of another region in the same guest, and, last, a
  * device whose slot another party took.
  */
 #include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/kernel_stat.h>
-#include <linux/random.h>
 #include <linux/string.h>
 
-#include "../../net/smc/ism_smcd.h"
 #include "ism_ivshm.h"
 #include "ivshm_kunit.h"
 #include "ivshm_kunit_peers.h"
-
-/*
- * The owner rewrites the descriptor of a DMB its peer writes (8 bytes
- * long now): the device refuses the write, but the writer's SMC-D bridge
- * tells SMC it went through (SMC 6.1 spins on a failed write) and ends
- * the connections that write to that token, with their peers: none here,
- * as no SMC socket has the token. So no SHUTDOWN goes to the DMB's owner,
- * who is not the peer of any connection that wrote: a token names a DMB,
- * chosen by a peer in SMC's handshake, not the peer. Nothing is written.
- * A write for a slot without a peer is dropped the same way, and so is
- * one for a DMB of the writer itself that it does not have: a peer can
- * name the writer's own slot too, and SMC must not get that failure.
- */
-static void ivshm_peers_smcd_write_refused(struct kunit *test)
-{
-	struct ism_smcd *bridge = ism_get_priv(peers.dev[1], &ism_smcd_client);
-	struct ism_ivshm *iv0 = ism_dev_priv(peers.dev[0]);
-	struct ism_ivshm *iv1 = ism_dev_priv(peers.dev[1]);
-	struct ivshm_dmb_desc desc;
-	struct smcd_dev *smcd;
-	struct ism_dmb dmb;
-	u8 buf[64] = { 3 };
-	u32 empty = 0;
-	uuid_t gid1;
-
-	KUNIT_ASSERT_NOT_NULL_MSG(test, bridge, "ism_smcd is not loaded");
-	smcd = bridge->smcd;
-	ism_get_local_gid(peers.dev[1], &gid1);
-	peers_register(test, &dmb, peers.dev[1]);
-	desc.token = cpu_to_le64(dmb.token);
-	desc.offset = cpu_to_le32(dmb.cpu_addr -
-				  ivshm_data(&iv0->geo, iv0->region,
-					     iv0->slot, 0));
-	desc.len = cpu_to_le32(8);
-	export_uuid(desc.rgid, &gid1);
-	ivshm_publish_dmb(&iv0->geo, iv0->region, iv0->slot, dmb.idx, &desc);
-
-	KUNIT_EXPECT_EQ(test, ism_move_data(peers.dev[1], dmb.token, 0, true,
-					    0, buf, sizeof(buf)), -EINVAL);
-	KUNIT_EXPECT_EQ(test, smcd->ops->move_data(smcd, dmb.token, 0, true, 0,
-						   buf, sizeof(buf)), 0);
-	KUNIT_EXPECT_FALSE(test, memchr_inv(dmb.cpu_addr, 0, PEERS_DMB_LEN));
-
-	while (empty == iv0->slot || empty == iv1->slot)
-		empty++;
-	KUNIT_EXPECT_EQ(test, smcd->ops->move_data(smcd,
-						   ivshm_token(empty, 1, get_random_u64()),
-						   0, true, 0, buf, sizeof(buf)),
-			0);
-	KUNIT_EXPECT_EQ(test, smcd->ops->move_data(smcd,
-						   ivshm_token(iv1->slot,
-							       iv1->geo.max_dmbs - 1,
-							       get_random_u64()),
-						   0, true, 0, buf, sizeof(buf)),
-			0);
-	/* The lookup of the connections ran; then the peer scans, polls. */
-	flush_work(&bridge->fail_work);
-	msleep(300);
-	KUNIT_EXPECT_EQ(test, atomic_read(&peers.swr_events), 0);
-	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(peers.dev[0], &dmb), 0);
-}
 
 static bool peers_flooded(const void *count)
 {
@@ -186,7 +123,7 @@ static void ivshm_peers_event_paced(struct kunit *test)
 	uuid_t fake;
 	u32 f;
 
-	ism_unregister_client(&ism_smcd_client);
+	peers_smcd_off();
 	f = peers_fake_slot(test, &fake);
 	KUNIT_ASSERT_TRUE(test, peers_until(peers_fake_present, &fake));
 	quiet_ns = peers_pace(f, 0, 1);
@@ -203,7 +140,7 @@ static void ivshm_peers_event_paced(struct kunit *test)
 	KUNIT_EXPECT_GE(test, events, bound / 8);
 
 	peers_fake_leave(test, f, &fake);
-	KUNIT_EXPECT_EQ(test, ism_register_client(&ism_smcd_client), 0);
+	KUNIT_EXPECT_EQ(test, peers_smcd_on(), 0);
 }
 
 static bool peers_swr_n(const void *n)
@@ -371,7 +308,7 @@ static void ivshm_peers_slot_taken(struct kunit *test)
 }
 
 static struct kunit_case ivshm_hostile_cases[] = {
-	KUNIT_CASE(ivshm_peers_smcd_write_refused),
+	IVSHM_SMCD_CASES
 	KUNIT_CASE(ivshm_peers_event_flood),
 	KUNIT_CASE(ivshm_peers_event_paced),
 	KUNIT_CASE(ivshm_peers_event_replay),

@@ -81,4 +81,27 @@ u32 peers_fake_slot(struct kunit *test, uuid_t *gid);
 bool peers_fake_present(const void *gid);
 void peers_fake_leave(struct kunit *test, u32 s, const uuid_t *gid);
 
+/*
+ * The SMC-D bridge's part (ivshm_kunit_smcd.c), where it is built: its
+ * cases of ism_ivshm_hostile, and its removal from the devices and
+ * return.
+ */
+#ifdef ISM_SMCD_BRIDGE
+void ivshm_peers_smcd_write_refused(struct kunit *test);
+void peers_smcd_off(void);
+int peers_smcd_on(void);
+#define IVSHM_SMCD_CASES	KUNIT_CASE(ivshm_peers_smcd_write_refused),
+#else
+static inline void peers_smcd_off(void)
+{
+}
+
+static inline int peers_smcd_on(void)
+{
+	return 0;
+}
+
+#define IVSHM_SMCD_CASES
+#endif
+
 #endif /* _DRIVERS_ISM_IVSHM_KUNIT_PEERS_H */

@@ -77,6 +77,5 @@ unsigned int ism_pci_test_events(struct ism_pci_test *t);
 
 extern struct kunit_suite ism_pci_cmd_suite;
 extern struct kunit_suite ism_pci_data_suite;
-extern struct kunit_suite ism_pci_smcd_suite;
 
 #endif /* _DRIVERS_ISM_PCI_KUNIT_H */

@@ -158,8 +158,8 @@ void ism_pci_test_exit(struct kunit *test)
 	ism_pci_cur = NULL;
 }
 
-kunit_test_suites(&ism_pci_cmd_suite, &ism_pci_data_suite,
-		  &ism_pci_smcd_suite);
+/* pci_kunit_smcd.c adds its suite where the SMC-D bridge is built. */
+kunit_test_suites(&ism_pci_cmd_suite, &ism_pci_data_suite);
 
 MODULE_DESCRIPTION("KUnit suites of the PCI-ISM driver, against a model of the function");
 MODULE_IMPORT_NS(ISM);

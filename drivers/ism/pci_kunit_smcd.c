@@ -132,9 +132,10 @@ static struct kunit_case ism_pci_smcd_cases[] = {
 	{}
 };
 
-struct kunit_suite ism_pci_smcd_suite = {
+static struct kunit_suite ism_pci_smcd_suite = {
 	.name = "ism_pci_smcd",
 	.init = ism_pci_test_init,
 	.exit = ism_pci_test_exit,
 	.test_cases = ism_pci_smcd_cases,
 };
+kunit_test_suite(ism_pci_smcd_suite);
