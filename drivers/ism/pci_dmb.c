@@ -81,13 +81,14 @@ static int ism_pci_register_dmb(struct ism_dev *ism, struct ism_dmb *dmb)
 	} while (test_and_set_bit(slot, ip->slots));
 
 	/*
-	 * Coherent: SMC reads DMBs with no sync. Compound: splice() takes
-	 * references to the pages of a DMB. Zeroed, as all coherent memory.
+	 * Coherent: SMC reads DMBs with no sync. Compound where SMC-D is
+	 * (6.1): its splice() takes references to the pages of a DMB.
+	 * Zeroed, as all coherent memory.
 	 */
 	ret = -ENOMEM;
 	cpu = dma_alloc_coherent(ip->dma_dev, dmb->len, &dma,
 				 GFP_KERNEL | __GFP_NOWARN | __GFP_NORETRY |
-				 __GFP_COMP);
+				 ISM_DMA_GFP_COMP);
 	if (!cpu)
 		goto free_slot;
 

@@ -26,6 +26,16 @@
 #define ISM_DEVNODE_CONST
 #endif
 
+/*
+ * 6.2: dma_alloc_coherent() refuses compound pages. 6.1's SMC, the only
+ * user that needs them, splices a DMB's pages, taking references to them.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#define ISM_DMA_GFP_COMP 0
+#else
+#define ISM_DMA_GFP_COMP __GFP_COMP
+#endif
+
 /* 6.3: vma->vm_flags is written only through these. */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 3, 0)
 static inline void vm_flags_set(struct vm_area_struct *vma, vm_flags_t flags)
