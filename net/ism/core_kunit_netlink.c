@@ -256,7 +256,7 @@ static bool nl_test_type_registered;
  *
  * Call nl_test_teardown() afterwards, also when this fails.
  *
- * Return: 0 or a negative errno.
+ * Return: 0 or a negative errno (-EINVAL: more than %NL_TEST_DEVS).
  */
 int nl_test_setup(struct kunit *test, unsigned int ndevs)
 {
@@ -264,6 +264,8 @@ int nl_test_setup(struct kunit *test, unsigned int ndevs)
 	unsigned int i;
 	int ret;
 
+	if (ndevs > NL_TEST_DEVS)
+		return -EINVAL;
 	atomic_set(&nl_test_irqs, 0);
 	ret = fake_type_register();
 	nl_test_type_registered = !ret;
