@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""parse-log.py [--kunit] [--bench] --ksrc TREE LABEL LOG: judge a VM
-console log.
+"""parse-log.py [--kunit] [--kunit-tag TAG] [--bench] --ksrc TREE LABEL LOG:
+judge a VM console log.
 
-Prints one "ok NAME" / "not ok NAME" line per KUnit suite, e2e test and
+Prints one "ok NAME" / "not ok NAME" line per KUnit suite (named "TAG:
+SUITE", by default "kunit: SUITE"), e2e test and
 VM-level check (with --results FILE, also appends them there) and the
 evidence of each failure on stderr; exits 1 on any failure. Fails on a
 failed, crashed or missing suite, a module that failed to load or
@@ -85,6 +86,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--kunit', action='store_true',
                     help='fail unless at least one KUnit suite ran')
+    ap.add_argument('--kunit-tag', default='kunit',
+                    help="what the KUnit suites' results are named by")
     ap.add_argument('--bench', action='store_true',
                     help='print the benchmark output')
     ap.add_argument('--results')
@@ -114,8 +117,11 @@ def main():
     accel = '?'                 # the QEMU accelerator the VM ran under
 
     def kunit_module():
-        """Parse the KTAP of the KUnit module kmod."""
-        test = parser.parse_run_tests(['KTAP version 1'] + kmod_lines)
+        """Parse the KTAP of the KUnit module kmod, which has a header
+        of its own from 6.12 on (6.1's starts with its first suite)."""
+        head = [] if kmod_lines and kmod_lines[0].startswith('KTAP version') \
+            else ['KTAP version 1']
+        test = parser.parse_run_tests(head + kmod_lines)
         suites.extend(test.subtests)
         return test.subtests
 
@@ -150,7 +156,7 @@ def main():
                   words[1] in ('ok', 'failed')):
                 if words[0] == 'insmod' and kmod == words[2]:
                     if not kunit_module() and words[1] == 'ok':
-                        judge(False, f'kunit: module {kmod}',
+                        judge(False, f'{a.kunit_tag}: module {kmod}',
                               'loaded but ran no suite')
                     kmod = None
                 if words[1] == 'ok':
@@ -196,9 +202,9 @@ def main():
 
     if kmod:
         kunit_module()
-        judge(False, f'kunit: module {kmod}', 'insmod never returned')
+        judge(False, f'{a.kunit_tag}: module {kmod}', 'insmod never returned')
     for suite in suites:
-        tag = f'kunit: {suite.name}'
+        tag = f'{a.kunit_tag}: {suite.name}'
         if suite.status == parser.TestStatus.SUCCESS:
             judge(True, tag, f'{len(suite.subtests)} cases')
         elif suite.status == parser.TestStatus.SKIPPED:
