@@ -4,6 +4,7 @@
 # Kbuild. `make help` lists the targets.
 
 include scripts/kernel-series
+ISM_KERNEL_SERIES := $(subst ",,$(ISM_KERNEL_SERIES))
 # ism_series VERSION: VERSION's series, if the modules build for it
 ism_series = $(filter $(ISM_KERNEL_SERIES),$(word 1,$(subst ., ,$(1))).$(word \
 	2,$(subst ., ,$(1))))
@@ -64,12 +65,12 @@ all: modules tools
 # for, not in the compiler.
 kdir:
 	@test -f "$(KDIR)/Makefile" || { echo "No Linux $(ISM_KERNEL_SERIES) build tree:" \
-		"set KDIR= or apt-get install linux-headers-amd64" >&2; exit 1; }
+		"set KDIR= or apt-get install linux-headers-amd64 (6.1) or linux-headers-6.12-amd64" >&2; exit 1; }
 	@v=$$(cat "$(KDIR)/include/config/kernel.release" 2>/dev/null || \
 		$(MAKE) -s -C "$(KDIR)" kernelversion); \
 	case " $(ISM_KERNEL_SERIES) " in *" $$(echo "$$v" | cut -d. -f1-2) "*) ;; \
 	*) echo "KDIR=$(KDIR) is Linux $$v: the ISM modules build for Linux" \
-		"$(ISM_KERNEL_SERIES) only (Debian 12's linux-headers-6.1.0-*-amd64; README: Kernels)" >&2; \
+		"$(ISM_KERNEL_SERIES) only (Debian 12's linux-headers-amd64, linux-headers-6.12-amd64; README: Kernels)" >&2; \
 		exit 1 ;; esac
 
 modules: kdir

@@ -7,22 +7,55 @@
 # committed dkms.conf with what it would write (make lint runs it).
 set -eu
 cd "$(dirname "$0")/.."
+mode=${1:-}
 
-# The options the shipped Kbuild files build modules on (ism_ivshm on
-# SMP, ism_pci on PCI, ism_smcd on SMC, ism_user on 64BIT), in every
-# Kbuild file below the shipped directories, but KUnit, whose suites DKMS
-# does not install: a kernel needs them all for every module to be
-# built. DKMS has no condition per module, so it skips other kernels
-# (BUILD_EXCLUSIVE_CONFIG) rather than fail on them.
-dirs=$(make --no-print-directory -s -f scripts/ism-modules.mk dirs)
-# And the kernel series (scripts/kernel-series): DKMS skips other kernels
-# (BUILD_EXCLUSIVE_KERNEL, a regular expression on their version), with a
-# message, where a build would fail in the compiler.
+# For each kernel series (scripts/kernel-series) what DKMS builds: the
+# modules of the shipped directories (ism-dirs in the top Kbuild, which
+# picks them by series), and the options those directories' Kbuild files
+# build modules on (ism_ivshm on SMP, ism_pci on PCI, ism_smcd on SMC,
+# ism_user on 64BIT), but KUnit, whose suites DKMS does not install: a
+# kernel needs them all for every module to be built. DKMS has no
+# condition per module, so it skips other kernels (BUILD_EXCLUSIVE_CONFIG)
+# rather than fail on them. What every series builds is listed once;
+# what only some build, in a case on DKMS's $kernelver.
 . scripts/kernel-series
-series=$(echo "$ISM_KERNEL_SERIES" | sed 's/\./\\./g; s/ /|/g')
-# shellcheck disable=SC2086 # a list of directories
-config=$(find $dirs -name Kbuild -exec cat {} + |
-	grep -o 'CONFIG_[A-Z0-9_]*' | grep -vx CONFIG_KUNIT | sort -u | paste -sd ' ')
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for s in $ISM_KERNEL_SERIES; do
+	set -- -f scripts/ism-modules.mk VERSION="${s%%.*}" PATCHLEVEL="${s#*.}"
+	dirs=$(make --no-print-directory -s "$@" dirs)
+	# shellcheck disable=SC2086 # a list of directories
+	find $dirs -name Kbuild -exec cat {} + | grep -o 'CONFIG_[A-Z0-9_]*' |
+		grep -vx CONFIG_KUNIT | sort -u >"$tmp/config-$s"
+	# shellcheck disable=SC2046 # one make argument per option
+	make --no-print-directory -s "$@" modules $(sed 's/$/=y/' "$tmp/config-$s") \
+		>"$tmp/mods-$s"
+done
+# common KIND: the lines of every series' KIND file, in the first's order
+common() {
+	cp "$tmp/$1-${ISM_KERNEL_SERIES%% *}" "$tmp/common-$1"
+	for s in $ISM_KERNEL_SERIES; do
+		grep -Fx -f "$tmp/$1-$s" "$tmp/common-$1" >"$tmp/c" || true
+		mv "$tmp/c" "$tmp/common-$1"
+	done
+	cat "$tmp/common-$1"
+}
+# only KIND SERIES: the lines of SERIES's KIND file that not all have
+only() {
+	grep -vFx -f "$tmp/common-$1" "$tmp/$1-$2" || true
+}
+# entries FIRST-INDEX MODULE...: dkms.conf's three lines for each module
+entries() {
+	_i=$1
+	shift
+	for m in "$@"; do
+		echo
+		echo "BUILT_MODULE_NAME[$_i]=\"${m##*/}\""
+		echo "BUILT_MODULE_LOCATION[$_i]=\"${m%/*}\""
+		echo "DEST_MODULE_LOCATION[$_i]=\"/updates/dkms\""
+		_i=$((_i + 1))
+	done
+}
 
 gen() {
 	cat <<'EOT'
@@ -40,22 +73,36 @@ CLEAN="make KDIR=${kernel_source_dir} clean"
 # package's kernel hooks (tools/dkms/ism-kernel-hook) build for new
 # kernels of the series below and skip others with a message.
 EOT
-	echo "BUILD_EXCLUSIVE_KERNEL=\"^($series)\\.\""
-	echo "BUILD_EXCLUSIVE_CONFIG=\"$config\""
-	# shellcheck disable=SC2046,SC2086 # one make argument per option
-	mods=$(make --no-print-directory -s -f scripts/ism-modules.mk modules \
-		$(printf '%s=y ' $config))
-	i=0
-	for m in $mods; do
-		echo
-		echo "BUILT_MODULE_NAME[$i]=\"${m##*/}\""
-		echo "BUILT_MODULE_LOCATION[$i]=\"${m%/*}\""
-		echo "DEST_MODULE_LOCATION[$i]=\"/updates/dkms\""
-		i=$((i + 1))
+	# BUILD_EXCLUSIVE_KERNEL: a regular expression on the version
+	echo "BUILD_EXCLUSIVE_KERNEL=\"^($(echo "$ISM_KERNEL_SERIES" |
+		sed 's/\./\\./g; s/ /|/g'))\\.\""
+	echo "BUILD_EXCLUSIVE_CONFIG=\"$(common config | paste -sd ' ')\""
+	# shellcheck disable=SC2046 # a list of module paths
+	entries 0 $(common mods)
+	n=$(common mods | wc -l)
+	cases=
+	for s in $ISM_KERNEL_SERIES; do
+		[ -n "$(only mods "$s")$(only config "$s")" ] || continue
+		cases="$cases$(
+			echo
+			echo "$s.*)"
+			o=$(only config "$s" | paste -sd ' ')
+			[ -z "$o" ] ||
+				echo "BUILD_EXCLUSIVE_CONFIG=\"\$BUILD_EXCLUSIVE_CONFIG $o\""
+			# shellcheck disable=SC2046 # a list of module paths
+			entries "$n" $(only mods "$s")
+			echo ";;"
+		)"
 	done
+	[ -z "$cases" ] && return
+	echo
+	echo "# What only some kernels build (the top Kbuild file says why);"
+	echo "# DKMS sets kernelver to the kernel it builds for."
+	echo "case \${kernelver:-} in$cases"
+	echo "esac"
 }
 
-if [ "${1:-}" = --check ]; then
+if [ "$mode" = --check ]; then
 	if ! gen | cmp -s - dkms.conf; then
 		echo "dkms.conf differs from what the Kbuild files say; run make dkms.conf:" >&2
 		gen | diff -u dkms.conf - >&2 || true

@@ -14,6 +14,7 @@
 # The kernel the list is for: by default the first series of
 # scripts/kernel-series (the Kbuild file picks directories by it).
 include scripts/kernel-series
+ISM_KERNEL_SERIES := $(subst ",,$(ISM_KERNEL_SERIES))
 ism-series := $(subst ., ,$(firstword $(ISM_KERNEL_SERIES)))
 VERSION ?= $(word 1,$(ism-series))
 PATCHLEVEL ?= $(word 2,$(ism-series))
