@@ -1,15 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# build-kernel.sh [x86_64|s390x]: build (once per machine) a test kernel
-# from Debian's linux-source-6.1 with the kernel's own
+# build-kernel.sh [x86_64|s390x] [SERIES]: build (once per machine) a test
+# kernel from Debian's linux-source-SERIES (default: the first series of
+# scripts/kernel-series, 6.1; x86_64 also 6.12) with the kernel's own
 # scripts/kconfig/merge_config.sh: tinyconfig, then config fragments,
 # per architecture:
 # x86_64 (the default), the debug test kernel: the tree's
 #   kernel/configs/kvm_guest.config (a guest on QEMU's virtio devices),
 #   the selftests' config (what the tests need), and last what is only
 #   ours, kernel.config in this directory (the bug catchers, KUnit, a
-#   console);
+#   console), then the series' own, if any (kernel-6.12.config);
 # s390x (make check-s390x), cross-built with Debian's
 #   gcc-s390x-linux-gnu: the selftests' config, kernel.config, and last
 #   s390x.config (s390's console and PCI; what of kernel.config s390
@@ -21,10 +22,21 @@ set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 arch=${1:-x86_64}
+. "$here/../../../scripts/kernel-series"
+series=${2:-${ISM_KERNEL_SERIES%% *}}
+case " $ISM_KERNEL_SERIES " in
+*" $series "*) ;;
+*)
+	echo "build-kernel: no test kernel of series '$series' ($ISM_KERNEL_SERIES)" >&2
+	exit 1 ;;
+esac
 case $arch in
 x86_64)
-	# Ours, checked option by option below; the tree's is applied as it is.
+	# Ours, checked option by option below; the tree's is applied as it
+	# is. A series may add its own, kernel-SERIES.config, merged last.
 	frags="$here/../selftests/ism/config $here/kernel.config"
+	[ ! -f "$here/kernel-$series.config" ] ||
+		frags="$frags $here/kernel-$series.config"
 	tree_frags="kernel/configs/kvm_guest.config"
 	# The cache key's prefix; x86's predates the other architectures.
 	name=linux
@@ -43,11 +55,11 @@ s390x)
 	echo "build-kernel: no test kernel for architecture '$arch' (x86_64, s390x)" >&2
 	exit 1 ;;
 esac
-tarball=/usr/src/linux-source-6.1.tar.xz
+tarball=/usr/src/linux-source-$series.tar.xz
 cache=${ISM_CACHE:-${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}/.cache/ism}
 
-[ -r "$tarball" ] || { echo "build-kernel: $tarball missing (apt-get install linux-source-6.1)" >&2; exit 1; }
-srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
+[ -r "$tarball" ] || { echo "build-kernel: $tarball missing (apt-get install linux-source-$series)" >&2; exit 1; }
+srcver=$(dpkg-query -W -f='${Version}' "linux-source-$series")
 # shellcheck disable=SC2086 # the lists are of paths without blanks
 fraghash=$( { echo $tree_frags; cat $frags; } | sha256sum | cut -c1-12)
 tree="$cache/$name-$srcver-$fraghash"

@@ -2,14 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # check.sh [lint]: the whole test (make check), or only the lint part
-# (make lint): packages, QEMU accelerator (accel.sh), test kernel, W=1 +
-# sparse build, tools, then at once: KUnit and e2e tests in the debug
-# VMs, e2e tests on the stock kernel, and checkpatch, kernel-doc,
-# htmldocs and the tools' unit tests; after the debug VMs, the two-guest
-# tests of the virtual ISM (pair.sh), its KUnit suites between two
-# devices of one region (ivshm-kunit.sh), then its three-guest test
-# (trio.sh). Ends with one line "N passed, N failed"; exits 1 on any
-# failure.
+# (make lint): packages, QEMU accelerator (accel.sh), test kernels (6.1's
+# and 6.12's), W=1 + sparse builds against both, tools, then at once:
+# KUnit and e2e tests in the debug VMs, and one after the other the e2e
+# tests on Debian's stock 6.1 kernel, the KUnit suites on the 6.12 test
+# kernel, the e2e tests on Debian's stock 6.12 and a virtual ISM region
+# between stock 6.1 and 6.12 guests (mixed.sh); alongside, checkpatch,
+# kernel-doc, htmldocs and the tools' unit tests; after the debug VMs,
+# the two-guest tests of the virtual ISM (pair.sh), its KUnit suites
+# between two devices of one region (ivshm-kunit.sh), then its
+# three-guest test (trio.sh). Ends with one line "N passed, N failed";
+# exits 1 on any failure.
 set -u
 . "$(dirname "$0")/lib.sh"
 ISM_RESULTS=$ISM_BUILD/results
@@ -43,6 +46,16 @@ if ! tree=$("$ISM_TESTDIR/build-kernel.sh"); then
 	result fail "build: test kernel"
 	summary
 fi
+# The series after the first (6.12): their test kernels, the debug
+# kernel's fragments on their sources; the VM runs below take them from
+# build-kernel.sh's cache.
+later=${ISM_KERNEL_SERIES#"${ISM_KERNEL_SERIES%% *}"}
+for s in $later; do
+	[ "$what" != lint ] || break
+	step "test kernel of $s"
+	"$ISM_TESTDIR/build-kernel.sh" x86_64 "$s" >/dev/null ||
+		result fail "build: $s test kernel"
+done
 
 if [ "$what" = lint ]; then
 	step "lint: W=1 sparse build, checkpatch, kernel-doc, htmldocs"
@@ -53,6 +66,15 @@ fi
 step "lint: W=1 sparse build"
 "$ISM_TESTDIR/lint.sh" "$tree" build
 built=$(our_modules "$ISM_BUILD/debug/src" 2>/dev/null | wc -l)
+later_built=
+for s in $later; do
+	t=$("$ISM_TESTDIR/build-kernel.sh" x86_64 "$s") || continue
+	build_checked "$t" "$ISM_BUILD/debug-$s" \
+		"build: modules against the $s test kernel (W=1, sparse)" \
+		W=1 C=2 CHECK=sparse || continue
+	sample_result "$ISM_BUILD/debug-$s" "the $s test kernel"
+	later_built="$later_built $s"
+done
 
 step "tools"
 if progs=$("$ISM_TESTDIR/tools.sh" -Werror); then
@@ -84,12 +106,34 @@ export ISM_ACCEL_CHOSEN
 # VM's tests are shared by ISM_SHARDS VMs (vmtest.sh). Their output is
 # shown after. Not if the tools failed: each VM run would rebuild them,
 # in the same place.
-step "VMs in the background: the stock Debian kernel, the debug kernel"
+step "VMs in the background: the stock Debian kernels, the debug kernels"
 : >"$ISM_BUILD/stock.out"
 : >"$ISM_BUILD/debug.out"
 stock_pid='' debug_pid=''
+# later_runs: the VM runs of the later series, one after the other, each
+# into its own .out file in $ISM_BUILD, after the stock 6.1 run. On their
+# debug kernels, besides every KUnit suite, the e2e tests of what
+# include/ism/kcompat.h gives 6.1 in the later form, which 6.1's debug
+# kernel does not run: mappings (vm_flags) and events (eventfd) of
+# ism_user, netlink dumps, tracepoints.
+later_e2e=user-api,user-fuzz,ynl-client,ismctl,sysfs-trace
+later_runs() {
+	for s in $later_built; do
+		ISM_SERIES=$s ISM_REUSE_BUILD=1 SUITE='ism_*' \
+			ISM_APPEND="ism.e2e_only=$later_e2e" \
+			"$ISM_TESTDIR/vmtest.sh" test >"$ISM_BUILD/debug-$s.out" 2>&1
+	done
+	for s in $later; do
+		ISM_SERIES=$s "$ISM_TESTDIR/stock.sh" >"$ISM_BUILD/stock-$s.out" 2>&1
+	done
+	[ -z "$later" ] ||
+		ISM_REUSE_BUILD=1 "$ISM_TESTDIR/mixed.sh" >"$ISM_BUILD/mixed.out" 2>&1
+}
 if [ "${ISM_TOOLS_BUILT:-0}" = 1 ]; then
-	"$ISM_TESTDIR/stock.sh" >"$ISM_BUILD/stock.out" 2>&1 &
+	{
+		"$ISM_TESTDIR/stock.sh" >"$ISM_BUILD/stock.out" 2>&1
+		later_runs
+	} &
 	stock_pid=$!
 	if [ "$built" -gt 0 ]; then
 		ISM_REUSE_BUILD=1 ISM_SHARDS=${ISM_SHARDS:-2} \
@@ -162,10 +206,13 @@ if [ -n "$debug_pid" ]; then
 	pair_pids="$pair_pids $!"
 fi
 
-step "stock Debian kernel: build, insmod, rmmod, e2e tests"
+step "stock Debian kernels: build, insmod, rmmod, e2e tests; KUnit on the later series' test kernels; a region between stock 6.1 and 6.12"
 if [ -n "$stock_pid" ]; then
 	wait $stock_pid
 	cat "$ISM_BUILD/stock.out"
+	for s in $later_built; do cat "$ISM_BUILD/debug-$s.out"; done
+	for s in $later; do cat "$ISM_BUILD/stock-$s.out"; done
+	[ -z "$later" ] || cat "$ISM_BUILD/mixed.out"
 fi
 
 step "virtual ISM: two debug VMs on one region, doorbell and plain mode; two devices of one region in one VM (KUnit); three debug VMs"

@@ -186,10 +186,20 @@ ksrc() {
 	export ISM_KSRC
 }
 
-# The newest Debian stock kernel version of the series with both an image
-# and headers.
+# stock_out SERIES: where stock.sh builds for and logs the stock kernel of
+# SERIES: $ISM_BUILD/stock for the first series, stock-SERIES for others
+stock_out() {
+	if [ "$1" = "${ISM_KERNEL_SERIES%% *}" ]; then
+		echo "$ISM_BUILD/stock"
+	else
+		echo "$ISM_BUILD/stock-$1"
+	fi
+}
+
+# stock_version [SERIES]: the newest Debian stock kernel version installed
+# with both an image and headers, of SERIES or of any series we build for.
 stock_version() {
-	for k in /boot/vmlinuz-*-amd64; do
+	for k in /boot/vmlinuz-${1:+$1.}*-amd64; do
 		v=${k#/boot/vmlinuz-}
 		[ ! -d "/usr/src/linux-headers-$v" ] || echo "$v"
 	done | kernel_newest

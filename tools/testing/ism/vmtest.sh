@@ -10,6 +10,9 @@
 # shares the work among N VMs run at once (see ism.shard in init), whose
 # console logs are vm.1.log ... vm.N.log: under TCG one VM uses little
 # more than one host CPU.
+# ISM_SERIES=6.12 boots the test kernel of that series (build-kernel.sh
+# x86_64 6.12) instead of 6.1's, its modules in $ISM_BUILD/debug-6.12
+# and its results named "debug-vm 6.12" and "kunit 6.12".
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -19,10 +22,14 @@ case ${ISM_SHARDS:-1} in
 	log "vmtest: ISM_SHARDS must be a number from 1, not '${ISM_SHARDS:-}'"
 	exit 1 ;;
 esac
-out=$ISM_BUILD/debug
 qemu_accel || exit 1
 ksrc || exit 1
-tree=$ISM_KSRC
+series=${ISM_SERIES:-${ISM_KERNEL_SERIES%% *}}
+out=$ISM_BUILD/debug name=debug-vm tree=$ISM_KSRC tag=kunit
+if [ "$series" != "${ISM_KERNEL_SERIES%% *}" ]; then
+	out=$ISM_BUILD/debug-$series name="debug-vm $series" tag="kunit $series"
+	tree=$("$ISM_TESTDIR/build-kernel.sh" x86_64 "$series") || exit 1
+fi
 
 stage_initramfs "$tree" "$out" "$out/modroot" "$out/initramfs.cpio.gz" || exit 1
 
@@ -51,7 +58,7 @@ vm_log() {
 	if [ "$shards" -eq 1 ]; then echo "$out/vm.log"; else echo "$out/vm.$1.log"; fi
 }
 vm_label() {
-	if [ "$shards" -eq 1 ]; then echo debug-vm; else echo "debug-vm $1/$shards"; fi
+	if [ "$shards" -eq 1 ]; then echo "$name"; else echo "$name $1/$shards"; fi
 }
 vm_shard() {
 	[ "$shards" -eq 1 ] || echo "ism.shard=$1/$shards"
@@ -76,7 +83,8 @@ while [ $k -le "$shards" ]; do
 	# The KUnit modules load in the last VM only.
 	flag=
 	[ $k -eq "$shards" ] && flag=$kunit
-	"$ISM_TESTDIR/parse-log.py" $flag --ksrc "$ISM_KSRC" --results "$ISM_RESULTS" \
+	"$ISM_TESTDIR/parse-log.py" $flag --kunit-tag "$tag" --ksrc "$ISM_KSRC" \
+		--results "$ISM_RESULTS" \
 		"$(vm_label $k)" "$(vm_log $k)"
 	(judge_vm $vm_rc $? "test ($(vm_label $k))" "$(vm_log $k)") || rc=1
 	k=$((k + 1))

@@ -28,9 +28,12 @@
 
 cycles=${ISM_CHURN_CYCLES:-4}
 TC=ism_tclient
-# The bridge needs SMC: modules in the initramfs, or built in.
+# The bridge, where it is built, needs SMC: modules in the initramfs, or
+# built in.
 SMCD=
-[ -n "$MODS_SMC" ] || [ -d /sys/module/smc ] && SMCD=ism_smcd
+smc_bridge && { [ -n "$MODS_SMC" ] || [ -d /sys/module/smc ]; } && SMCD=ism_smcd
+# Without the bridge no cycle loads SMC, nor checks it.
+[ -n "$SMCD" ] || MODS_SMC=
 held=${ISM_CHURN_HELD:-1}
 ip link set lo up
 
