@@ -19,15 +19,21 @@
 #  3. upgrades to this version: DKMS drops the old version's tree and
 #     builds the new one, signed with the configured key; the
 #     administrator's /etc/default/ism survives;
-#  4. installs Debian 12's 6.12 headers, which DKMS must skip (the
-#     modules build for 6.1: scripts/kernel-series) with apt succeeding;
-#  5. boots the root's kernel in QEMU with systemd: ism.service (enabled
-#     for the test) loads the DKMS-built modules and sets the UEID, and
-#     deb-guest.sh runs sockperf through smc_run and checks that the
-#     connections are SMC-D; /dev/ism/ismlo0 has the udev rule's group
-#     and mode, and its group's member runs ism_lat; a virtual ISM
-#     region's unit (ism-ivshmem-server@debtest, enabled for the test)
-#     serves its socket with the configured owner and mode;
+#  4. installs Debian 12's 6.12 kernel and headers (the last series of
+#     scripts/kernel-series) with apt: the package's kernel hook builds
+#     the modules for it with DKMS, all but the SMC-D bridge, which 6.1's
+#     build keeps; a kernel of no series we build for is refused with a
+#     message by the hook and by make;
+#  5. boots the root's 6.1 kernel in QEMU with systemd: ism.service
+#     (enabled for the test) loads the DKMS-built modules and sets the
+#     UEID, and deb-guest.sh runs sockperf through smc_run and checks
+#     that the connections are SMC-D; /dev/ism/ismlo0 has the udev
+#     rule's group and mode, and its group's member runs ism_lat; a
+#     virtual ISM region's unit (ism-ivshmem-server@debtest, enabled for
+#     the test) serves its socket with the configured owner and mode;
+#     then boots the 6.12 kernel: ism.service loads what DKMS built for
+#     it, says it left the bridge out and succeeds, and the rest as on
+#     6.1;
 #  6. purges the packages: no file of theirs, no DKMS tree, no module
 #     or module-load entry, no unit link is left (compared with the
 #     root before step 1).
@@ -97,6 +103,10 @@ if ! root=$(debroot_overlay "$base" "$out/root"); then
 	summary
 fi
 kver=$(debroot_kver "$root") || { result fail "debroot: a kernel in $root/boot"; summary; }
+# The kernels DKMS builds for (dkms_is): the root's; later also kver2,
+# Debian 12's kernel of the last series (6.12).
+kvers=$kver kver2=
+last=${ISM_KERNEL_SERIES##* }
 log "deb-test: root $root, kernel $kver"
 
 # snapshot FILE: the paths of the root's files, without the state any
@@ -131,12 +141,14 @@ debs() {
 	echo "/tmp/debs/ism-dkms_$1_all.deb /tmp/debs/ism-tools_$1_$arch.deb /tmp/debs/libism0_$1_$arch.deb"
 }
 
-# dkms_is VERSION: DKMS has exactly VERSION of ism, installed for the
-# root's kernel, and the modules modprobe finds are that build's.
+# dkms_is VERSION: DKMS has exactly VERSION of ism, installed for each of
+# $kvers, and the modules modprobe finds for each are that build's.
 dkms_is() {
-	st=$(inroot dkms status -m ism)
+	st=$(inroot dkms status -m ism | sort)
 	echo "dkms status: $st"
-	[ "$st" = "ism/$1, $kver, x86_64: installed" ] || return 1
+	[ "$st" = "$(for k in $kvers; do
+		echo "ism/$1, $k, x86_64: installed"
+	done | sort)" ] || return 1
 	[ "$(echo "$root"/usr/src/ism-*)" = "$root/usr/src/ism-$1" ] || return 1
 	# Besides the version, DKMS keeps kernel-* links to it.
 	for d in "$root"/var/lib/dkms/ism/*; do
@@ -146,12 +158,25 @@ dkms_is() {
 		esac
 	done
 	[ -d "$root/var/lib/dkms/ism/$1" ] || return 1
-	for b in "$root/var/lib/dkms/ism/$1/$kver"/x86_64/module/*.ko; do
-		n=$(basename "$b" .ko)
-		p=$(inroot modinfo -k "$kver" -n "$n") || return 1
-		echo "$n: $p"
-		cmp "$b" "$root$p" || return 1
+	# 6.12's modules are compressed (.ko.xz), as the kernel's own.
+	for k in $kvers; do
+		for b in "$root/var/lib/dkms/ism/$1/$k"/x86_64/module/*.ko*; do
+			n=${b##*/}
+			n=${n%%.ko*}
+			p=$(inroot modinfo -k "$k" -n "$n") || return 1
+			echo "$k $n: $p"
+			cmp "$b" "$root$p" || return 1
+		done
 	done
+}
+
+# built_for KVER: the names of the modules installed for KVER by DKMS
+built_for() {
+	for _m in "$root/lib/modules/$1/updates/dkms"/*.ko*; do
+		[ -e "$_m" ] || continue
+		_m=${_m##*/}
+		echo "${_m%%.ko*}"
+	done | sort
 }
 
 step "install $prev with apt: DKMS builds and signs the modules"
@@ -236,50 +261,68 @@ libism_dev() {
 check "deb: libism-dev: the example builds with pkg-config's flags and links with libism.so.0; group ism exists" \
 	libism_dev
 
-step "a kernel the modules do not build for: Debian 12's 6.12 headers"
-# other_kernel: the newest linux-headers-6.12.*+deb12-amd64 installs with
-# apt while ism-dkms is installed (and with it, as bookworm's 6.12
-# headers depend on it, the 6.12 kernel, whose postinst runs DKMS's
-# autoinstall): DKMS says it skips the kernel, apt succeeds and leaves no
-# package half-configured, DKMS's build for the 6.1 kernel stays, a
-# dkms install for the 6.12 kernel is refused as DKMS refuses a
-# BUILD_EXCLUSIVE mismatch (exit 77), and make in the DKMS tree names
-# the series it builds for instead of failing in the compiler. other:
-# the packages, purged before the root is compared at the end.
+step "Debian 12's $last kernel and headers: DKMS builds for both kernels"
+# second_kernel: the newest linux-headers-$last.*+deb12-amd64 and its
+# image install with apt while ism-dkms is installed: the package's hook
+# builds the modules for the new kernel with DKMS (from the headers'
+# postinst; the image's comes first and waits for them), apt succeeds and
+# leaves no package half-configured, DKMS has both builds, each found by
+# modprobe for its kernel and signed with the configured key; the new
+# kernel's has every module of 6.1's but the SMC-D bridge, which 6.1's
+# has. other: the packages, purged before the root is compared at the
+# end.
 other=
-other_kernel() {
+second_kernel() {
 	inroot apt-get update -q >/dev/null || return 1
-	_hdr=$(inroot apt-cache pkgnames linux-headers-6.12. |
+	_hdr=$(inroot apt-cache pkgnames "linux-headers-$last." |
 		grep -- '+deb12-amd64$' | sort -V | tail -n 1)
-	[ -n "$_hdr" ] || { echo "no linux-headers-6.12.*+deb12-amd64 in the archive"; return 1; }
-	_ok=${_hdr#linux-headers-}
-	other="$_hdr linux-image-$_ok"
+	[ -n "$_hdr" ] || { echo "no linux-headers-$last.*+deb12-amd64 in the archive"; return 1; }
+	kver2=${_hdr#linux-headers-}
+	other="$_hdr linux-image-$kver2"
 	# shellcheck disable=SC2086 # two package names
 	inroot apt-get install -y --no-install-recommends $other >"$out/other.log" 2>&1
 	_rc=$?
 	grep -i -E 'dkms|ism|error' "$out/other.log"
 	[ $_rc -eq 0 ] || { echo "apt-get install $other: exit $_rc"; return 1; }
-	grep -q "ism: not built for $_ok: the modules build for Linux 6.1 only" \
-		"$out/other.log" || { echo "DKMS did not say it skips $_ok"; return 1; }
+	grep -q "ism: building ism/$ver for $kver2 with DKMS" "$out/other.log" ||
+		{ echo "the hook did not build for $kver2"; return 1; }
 	[ -z "$(inroot dpkg --audit)" ] || { inroot dpkg --audit; return 1; }
-	for _m in "$root/lib/modules/$_ok/updates/dkms"/*; do
-		[ -e "$_m" ] && { echo "modules built for $_ok: $_m"; return 1; }
-	done
+	kvers="$kver $kver2"
 	dkms_is "$ver" || return 1
-	inroot dkms install "ism/$ver" -k "$_ok" >"$out/other-dkms.log" 2>&1
-	_rc=$?
-	cat "$out/other-dkms.log"
-	[ $_rc -eq 77 ] || { echo "dkms install -k $_ok: exit $_rc, not 77"; return 1; }
-	grep -q "BUILD_EXCLUSIVE directive which does not match this kernel" \
-		"$out/other-dkms.log" || return 1
-	dkms_is "$ver" || return 1
-	inroot make -C "/usr/src/ism-$ver" KDIR="/usr/src/linux-headers-$_ok" \
-		modules >"$out/other-make.log" 2>&1 && { echo "make built for $_ok"; return 1; }
-	cat "$out/other-make.log"
-	grep -q "build for Linux 6.1 only" "$out/other-make.log"
+	echo "built for $kver: $(built_for "$kver" | paste -sd ' ')"
+	echo "built for $kver2: $(built_for "$kver2" | paste -sd ' ')"
+	built_for "$kver" | grep -qx ism_smcd || return 1
+	built_for "$kver" | grep -qx ism_core || return 1
+	[ "$(built_for "$kver2")" = "$(built_for "$kver" | grep -vx ism_smcd)" ] ||
+		return 1
+	inroot ism-mok check "$kver2"
 }
-check "deb: 6.12 headers: DKMS skips them with a message, apt stays healthy, make names 6.1" \
-	other_kernel
+check "deb: $last kernel: DKMS builds all but the bridge for it, keeps 6.1's with it; both signed" \
+	second_kernel
+
+# no_series: for a kernel of no series we build for (a made-up 6.99
+# tree), the kernel hook says it skips it and succeeds, and make in the
+# DKMS tree names the series it builds for instead of failing in the
+# compiler; nothing is built.
+no_series() {
+	_k=6.99.0-1-amd64
+	inroot /etc/kernel/postinst.d/ism-dkms "$_k" >"$out/no-series.log" 2>&1 ||
+		{ cat "$out/no-series.log"; return 1; }
+	cat "$out/no-series.log"
+	grep -qx "ism: not built for $_k: the modules build for Linux $ISM_KERNEL_SERIES only" \
+		"$out/no-series.log" || return 1
+	mkdir -p "$root/tmp/k699/include/config" &&
+		echo "$_k" >"$root/tmp/k699/include/config/kernel.release" &&
+		: >"$root/tmp/k699/Makefile" || return 1
+	inroot make -C "/usr/src/ism-$ver" KDIR=/tmp/k699 modules \
+		>"$out/no-series-make.log" 2>&1 && { echo "make went on for $_k"; return 1; }
+	rm -rf "$root/tmp/k699"
+	cat "$out/no-series-make.log"
+	grep -q "build for Linux $ISM_KERNEL_SERIES only" "$out/no-series-make.log" &&
+		dkms_is "$ver"
+}
+check "deb: a kernel of no series we build for: the hook and make say so, nothing built" \
+	no_series
 
 # new_kernel: what the package's kernel hook does for a 6.1 kernel, as
 # when linux-image-6.1.0-N+1 comes: DKMS has no build for it (unbuilt), the
@@ -296,9 +339,11 @@ new_kernel() {
 check "deb: the kernel hook builds the modules for a 6.1 kernel that lacks them" \
 	new_kernel
 
-step "boot $kver in QEMU: ism.service, sockperf through smc_run over SMC-D"
+step "boot in QEMU: ism.service; on $kver sockperf through smc_run over SMC-D"
 qemu_accel || { result fail "deb: a QEMU accelerator (accel.sh)"; summary; }
-cat >"$root/etc/systemd/system/ism-debtest.service" <<EOT
+# unit BRIDGE: the test's unit, running deb-guest.sh UEID BRIDGE
+unit() {
+	cat >"$root/etc/systemd/system/ism-debtest.service" <<EOT
 [Unit]
 Description=ism deb-test: SMC-D smoke test
 Wants=ism.service
@@ -308,13 +353,15 @@ FailureAction=poweroff
 
 [Service]
 Type=oneshot
-ExecStart=/usr/local/sbin/ism-debtest $UEID
+ExecStart=/usr/local/sbin/ism-debtest $UEID $1
 StandardOutput=journal+console
 StandardError=journal+console
 
 [Install]
 WantedBy=multi-user.target
 EOT
+}
+unit bridge
 install -D -m 755 "$ISM_TESTDIR/deb-guest.sh" "$root/usr/local/sbin/ism-debtest"
 install -D -m 644 "$ISM_ROOT/tools/testing/selftests/ism/lib/kernel-reports" \
 	"$root/usr/local/share/ism-debtest/kernel-reports"
@@ -325,18 +372,25 @@ printf '%s\n' "size = 16M" "user = nobody" "group = nogroup" "perm = 0660" \
 check "deb: systemctl enable ism ism-debtest ism-ivshmem-server@debtest" \
 	inroot systemctl enable ism.service ism-debtest.service \
 	ism-ivshmem-server@debtest.service
-debroot_boot "$root" "$out/vm.log" "${ISM_DEB_VM_TIMEOUT:-900}"
-vm_rc=$?
-sed -n 's/\r$//; s/.*\(ism-debtest: .*\)/\1/p' "$out/vm.log"
-if [ $vm_rc -eq 0 ] && grep -q 'ism-debtest: PASS' "$out/vm.log"; then
-	result ok "deb: boot, ism.service, sockperf via smc_run in SMCD mode" \
-		"$(sed -n 's/\r$//; s/.*ism-debtest: sockperf \([a-z-]*\) over smc_run: /\1 /p' \
-			"$out/vm.log" | paste -sd ,)"
-else
-	log "---- console log ($out/vm.log) ----"
-	tail -n 80 "$out/vm.log" >&2
-	result fail "deb: boot, ism.service, sockperf via smc_run in SMCD mode" \
-		"QEMU exit $vm_rc; console log $out/vm.log"
+# boot KVER LOG WHAT: boot KVER, the guest's checks; a result line WHAT
+boot() {
+	debroot_boot "$root" "$2" "${ISM_DEB_VM_TIMEOUT:-900}" "$1"
+	_rc=$?
+	sed -n 's/\r$//; s/.*\(ism-debtest: .*\)/\1/p' "$2"
+	if [ $_rc -eq 0 ] && grep -q 'ism-debtest: PASS' "$2"; then
+		result ok "$3" "$(sed -n 's/\r$//; s/.*ism-debtest: sockperf \([a-z-]*\) over smc_run: /\1 /p' \
+			"$2" | paste -sd ,)"
+	else
+		log "---- console log ($2) ----"
+		tail -n 80 "$2" >&2
+		result fail "$3" "QEMU exit $_rc; console log $2"
+	fi
+}
+boot "$kver" "$out/vm.log" "deb: boot $kver, ism.service, sockperf via smc_run in SMCD mode"
+if [ -n "$kver2" ]; then
+	unit nobridge
+	boot "$kver2" "$out/vm-$last.log" \
+		"deb: boot $kver2, ism.service without the bridge, /dev/ism for group ism"
 fi
 # The test's units go; ism.service stays enabled, as an administrator
 # would leave it before purging.

@@ -17,10 +17,12 @@
 #	linux-image-amd64 version, so that the root's kernel is the host's,
 #	and by a hash of the package list and _DEBROOT_REV, which is bumped
 #	when the root's tweaks change. Never write to it: overlay it.
-# debroot_kver ROOT
-#	Print the newest kernel version in ROOT/boot of the series the
-#	modules build for (kernel_newest). Inside the chroot
-#	uname -r is the host's: give dkms and the like -k "$(debroot_kver R)".
+# debroot_kver ROOT [SERIES]
+#	Print the newest kernel version in ROOT/boot of SERIES, by default
+#	the first series the modules build for (6.1, the kernel debootstrap
+#	installs), whatever other kernels a test installed there. Inside
+#	the chroot uname -r is the host's: give dkms and the like
+#	-k "$(debroot_kver R)".
 # debroot_overlay BASE WORKDIR
 #	Mount an overlay with BASE as its read-only lower dir and
 #	WORKDIR/upper, WORKDIR/work at WORKDIR/root; print WORKDIR/root.
@@ -30,9 +32,10 @@
 #	LC_ALL=C.UTF-8, DEBIAN_FRONTEND=noninteractive) and a policy-rc.d
 #	that keeps maintainer scripts from starting services; return CMD's
 #	status. The host's resolv.conf is copied in, for apt.
-# debroot_boot ROOT LOG [TIMEOUT [KERNEL-ARG...]]
+# debroot_boot ROOT LOG [TIMEOUT [KVER [KERNEL-ARG...]]]
 #	Make ROOT's image $(dirname ROOT)/disk.img (debroot_image) and boot
-#	ROOT's newest kernel and initrd on it under QEMU (qemu_accel's
+#	ROOT's kernel KVER (default: debroot_kver ROOT) and its initrd on it
+#	under QEMU (qemu_accel's
 #	accelerator), serial console to LOG, root on virtio-blk /dev/vda,
 #	through run-vm.sh. Returns 0 if the guest powered itself off, 1 on
 #	any other end: killed after TIMEOUT seconds (default
@@ -175,7 +178,7 @@ _debroot_umount() {
 }
 
 debroot_kver() {
-	for _dr_k in "$1"/boot/vmlinuz-*; do
+	for _dr_k in "$1"/boot/vmlinuz-"${2:-${ISM_KERNEL_SERIES%% *}}".*; do
 		[ -f "$_dr_k" ] && echo "${_dr_k##*/vmlinuz-}"
 	done | kernel_newest
 }
@@ -336,7 +339,7 @@ _debroot_build() (
 	for m in virtio_blk ext4; do
 		echo "$mods" | grep -q "/$m\.ko" || fail "$m in the initrd"
 	done
-	host=$(stock_version) || host=
+	host=$(stock_version "${ISM_KERNEL_SERIES%% *}") || host=
 	[ "$host" = "$kver" ] ||
 		log "debroot: warning: the root has kernel $kver, the host ${host:-none}; upgrade the host"
 
@@ -385,10 +388,12 @@ debroot_boot() {
 	_dr_root=$1
 	_dr_log=$2
 	_dr_limit=${3:-${ISM_VM_TIMEOUT:-600}}
+	_dr_kv=${4:-}
 	shift 2
 	[ $# -gt 0 ] && shift
+	[ $# -gt 0 ] && shift
 	_dr_img=$(dirname "$_dr_root")/disk.img
-	_dr_kv=$(debroot_kver "$_dr_root") || {
+	[ -n "$_dr_kv" ] || _dr_kv=$(debroot_kver "$_dr_root") || {
 		log "debroot: no kernel in $_dr_root/boot"
 		return 1
 	}
