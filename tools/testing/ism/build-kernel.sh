@@ -17,7 +17,8 @@
 #   cannot have).
 # The tree is cached under ${ISM_CACHE:-$HOME/.cache/ism}, keyed by the
 # architecture, the source package version and a hash of the
-# fragments. Prints the tree's path.
+# fragments; one process builds it, others wait (TREE.lock). Prints the
+# tree's path.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -70,6 +71,15 @@ if [ -f "$tree/.ism-built" ]; then
 fi
 
 mkdir -p "$cache"
+# One build of a tree at a time: a second caller (make check-s390x while
+# .ci/run's early build of the same kernel runs) waits for the first and
+# takes its tree.
+exec 9>"$tree.lock"
+flock 9
+if [ -f "$tree/.ism-built" ]; then
+	echo "$tree"
+	exit 0
+fi
 tmp="$tree.tmp.$$"
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp"

@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # check.sh [lint]: the whole test (make check), or only the lint part
-# (make lint): packages, QEMU accelerator (accel.sh), test kernels (6.1's
-# and 6.12's), W=1 + sparse builds against both, tools, then at once:
-# KUnit and e2e tests in the debug VMs, and one after the other the e2e
-# tests on Debian's stock 6.1 kernel, the KUnit suites on the 6.12 test
-# kernel, the e2e tests on Debian's stock 6.12 and a virtual ISM region
+# (make lint): packages, QEMU accelerator (accel.sh), test kernel (6.1's;
+# 6.12's builds in the background), W=1 + sparse build, tools, then at
+# once: KUnit and e2e tests in the debug VMs, and one after the other the
+# e2e tests on Debian's stock 6.1 kernel, the W=1 + sparse build and the
+# KUnit suites on the 6.12 test kernel, the e2e tests on Debian's stock
+# 6.12 and a virtual ISM region
 # between stock 6.1 and 6.12 guests (mixed.sh); alongside, checkpatch,
 # kernel-doc, htmldocs and the tools' unit tests; after the debug VMs,
 # the two-guest tests of the virtual ISM (pair.sh), its KUnit suites
@@ -41,21 +42,27 @@ if [ "$what" != lint ]; then
 	accel_pid=$!
 fi
 
+# The series after the first (6.12): their test kernels, the debug
+# kernel's fragments on their sources, build from here on in the
+# background at the lowest priority, on the CPU time the first series'
+# build and VMs leave idle; their runs (later_runs) wait for them (the
+# build's lock) and raise the priority then. Each in a process group of
+# its own, for renice -g.
+later=${ISM_KERNEL_SERIES#"${ISM_KERNEL_SERIES%% *}"}
+later_kernels=
+if [ "$what" != lint ]; then
+	for s in $later; do
+		setsid nice -n 19 "$ISM_TESTDIR/build-kernel.sh" x86_64 "$s" \
+			>"$ISM_BUILD/kernel-$s.log" 2>&1 &
+		later_kernels="$later_kernels $!"
+	done
+fi
+
 step "test kernel"
 if ! tree=$("$ISM_TESTDIR/build-kernel.sh"); then
 	result fail "build: test kernel"
 	summary
 fi
-# The series after the first (6.12): their test kernels, the debug
-# kernel's fragments on their sources; the VM runs below take them from
-# build-kernel.sh's cache.
-later=${ISM_KERNEL_SERIES#"${ISM_KERNEL_SERIES%% *}"}
-for s in $later; do
-	[ "$what" != lint ] || break
-	step "test kernel of $s"
-	"$ISM_TESTDIR/build-kernel.sh" x86_64 "$s" >/dev/null ||
-		result fail "build: $s test kernel"
-done
 
 if [ "$what" = lint ]; then
 	step "lint: W=1 sparse build, checkpatch, kernel-doc, htmldocs"
@@ -66,15 +73,6 @@ fi
 step "lint: W=1 sparse build"
 "$ISM_TESTDIR/lint.sh" "$tree" build
 built=$(our_modules "$ISM_BUILD/debug/src" 2>/dev/null | wc -l)
-later_built=
-for s in $later; do
-	t=$("$ISM_TESTDIR/build-kernel.sh" x86_64 "$s") || continue
-	build_checked "$t" "$ISM_BUILD/debug-$s" \
-		"build: modules against the $s test kernel (W=1, sparse)" \
-		W=1 C=2 CHECK=sparse || continue
-	sample_result "$ISM_BUILD/debug-$s" "the $s test kernel"
-	later_built="$later_built $s"
-done
 
 step "tools"
 if progs=$("$ISM_TESTDIR/tools.sh" -Werror); then
@@ -118,16 +116,32 @@ stock_pid='' debug_pid=''
 # ism_user, netlink dumps, tracepoints.
 later_e2e=user-api,user-fuzz,ynl-client,ismctl,sysfs-trace
 later_runs() {
-	for s in $later_built; do
-		ISM_SERIES=$s ISM_REUSE_BUILD=1 SUITE='ism_*' \
-			ISM_APPEND="ism.e2e_only=$later_e2e" \
-			"$ISM_TESTDIR/vmtest.sh" test >"$ISM_BUILD/debug-$s.out" 2>&1
+	for p in $later_kernels; do
+		renice -n 0 -g "$p" >/dev/null 2>&1
+	done
+	for s in $later; do
+		debug_later "$s" >"$ISM_BUILD/debug-$s.out" 2>&1
 	done
 	for s in $later; do
 		ISM_SERIES=$s "$ISM_TESTDIR/stock.sh" >"$ISM_BUILD/stock-$s.out" 2>&1
 	done
 	[ -z "$later" ] ||
 		ISM_REUSE_BUILD=1 "$ISM_TESTDIR/mixed.sh" >"$ISM_BUILD/mixed.out" 2>&1
+}
+# debug_later SERIES: on the test kernel of SERIES, our modules built
+# with W=1 and sparse, then the KUnit suites and the e2e tests above
+debug_later() {
+	if ! _t=$("$ISM_TESTDIR/build-kernel.sh" x86_64 "$1"); then
+		cat "$ISM_BUILD/kernel-$1.log"
+		result fail "build: $1 test kernel"
+		return 1
+	fi
+	build_checked "$_t" "$ISM_BUILD/debug-$1" \
+		"build: modules against the $1 test kernel (W=1, sparse)" \
+		W=1 C=2 CHECK=sparse || return 1
+	sample_result "$ISM_BUILD/debug-$1" "the $1 test kernel"
+	ISM_SERIES=$1 ISM_REUSE_BUILD=1 SUITE='ism_*' \
+		ISM_APPEND="ism.e2e_only=$later_e2e" "$ISM_TESTDIR/vmtest.sh" test
 }
 if [ "${ISM_TOOLS_BUILT:-0}" = 1 ]; then
 	{
@@ -210,7 +224,7 @@ step "stock Debian kernels: build, insmod, rmmod, e2e tests; KUnit on the later 
 if [ -n "$stock_pid" ]; then
 	wait $stock_pid
 	cat "$ISM_BUILD/stock.out"
-	for s in $later_built; do cat "$ISM_BUILD/debug-$s.out"; done
+	for s in $later; do cat "$ISM_BUILD/debug-$s.out"; done
 	for s in $later; do cat "$ISM_BUILD/stock-$s.out"; done
 	[ -z "$later" ] || cat "$ISM_BUILD/mixed.out"
 fi
