@@ -135,7 +135,9 @@ expect 0 "... leaves a consistent, empty region" region check r1
 name=s1
 conf "memory = $tmp/s1" "socket = $tmp/sock/deeper/s1" "size = 16M" "group = nogroup" \
 	"perm = 0660"
-region serve s1 >"$tmp/serve.log" 2>&1 &
+# Not through region(): $! must be the server (ism-region execs it), not
+# a subshell whose kill would leave the server running.
+"$tool" -C "$tmp/conf" serve s1 >"$tmp/serve.log" 2>&1 &
 server_pid=$!
 for _ in $(seq 50); do [ -S "$tmp/sock/deeper/s1" ] && break; sleep 0.1; done
 [ "$(stat -c '%a %G' "$tmp/sock/deeper/s1" 2>&1)" = "660 nogroup" ] &&
