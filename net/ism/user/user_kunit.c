@@ -209,8 +209,7 @@ static void user_signal_flood_merges(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, user_reg(test, ut->ctx[0], &a), 0);
 	idx = user_idx(test, a.token);
-	/*
-	 * Interrupts, one at a time: the CPU runs others between them. An
+	/* Interrupts, one at a time: the CPU runs others between them. An
 	 * emulated s390x under load took over a minute for all of them,
 	 * which without a break RCU reports as a stall.
 	 */
