@@ -32,14 +32,16 @@ fi
 
 # Debian's names: linux-image-6.12.118+deb12-amd64 (6.1's differ:
 # 6.1.0-57-amd64).
-ver=$(apt-cache pkgnames "linux-image-$series." |
-	sed -n "s/^linux-image-\($series\.[0-9]*+deb[0-9]*-amd64\)\$/\1/p" |
-	sort -V | tail -n 1)
+# newest: the newest such version apt knows
+newest() {
+	apt-cache pkgnames "linux-image-$series." |
+		sed -n "s/^linux-image-\($series\.[0-9]*+deb[0-9]*-amd64\)\$/\1/p" |
+		sort -V | tail -n 1
+}
+ver=$(newest)
 if [ -z "$ver" ]; then
 	apt-get update >&2 || true
-	ver=$(apt-cache pkgnames "linux-image-$series." |
-		sed -n "s/^linux-image-\($series\.[0-9]*+deb[0-9]*-amd64\)\$/\1/p" |
-		sort -V | tail -n 1)
+	ver=$(newest)
 fi
 [ -n "$ver" ] || {
 	log "debian-kernel: apt knows no linux-image-$series.*-amd64 (Debian 12: bookworm-security in the sources)"
