@@ -7,12 +7,14 @@
  *   ism_user_fuzz SECONDS SEED STABLE [VOLATILE]
  *
  * Three processes, each with its own random sequence from SEED, make one
- * call at a time on files of the devices STABLE and VOLATILE (which the
- * caller deletes and adds again meanwhile): open and close, INFO,
- * QUERY_PEER, REGISTER, UNREGISTER, ATTACH, DETACH, MOVE, SEND_EVENT,
- * EVENTFD, read and poll; mmap, munmap (whole or a tail), mremap
- * (grow, shrink), touching a mapping, fork. About a third of the
- * arguments are bad: lengths, flags, tokens, offsets, addresses, peers.
+ * call at a time (for SECONDS, then on until each has made each kind of
+ * call, for at most five times SECONDS more) on files of the devices
+ * STABLE and VOLATILE (which the caller deletes and adds again
+ * meanwhile): open and close, INFO, QUERY_PEER, REGISTER, UNREGISTER,
+ * ATTACH, DETACH, MOVE, SEND_EVENT, EVENTFD, read and poll; mmap, munmap
+ * (whole or a tail), mremap (grow, shrink), touching a mapping, fork.
+ * About a third of the arguments are bad: lengths, flags, tokens,
+ * offsets, addresses, peers.
  *
  * Each result is checked against what the call may return given what
  * the process did before: the success or the one error its arguments
@@ -20,10 +22,10 @@
  * device being gone); a mapping of a live buffer must not raise SIGBUS,
  * one of a released buffer must; what MOVE wrote must be in the DMB's
  * mapping. The first difference is printed with the seed and step; the
- * counts of calls per kind at the end ("# worker N (seed S): T calls:
- * NAME=COUNT..."). A seed repeats a run on STABLE alone; with VOLATILE,
- * where its removals fall changes what follows. Exit status: 0 if every
- * result was allowed, 1 otherwise, 2 for a bad command line.
+ * counts of calls per kind at the end ("# worker N (seed S): T calls in
+ * D s: NAME=COUNT..."). A seed repeats a run on STABLE alone; with
+ * VOLATILE, where its removals fall changes what follows. Exit status: 0
+ * if every result was allowed, 1 otherwise, 2 for a bad command line.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -738,25 +740,51 @@ static void one_call(void)
 		call->on_none();
 }
 
+/* made_every_kind: each kind of call was made at least once */
+static bool made_every_kind(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < CALLS; i++)
+		if (!counts[i])
+			return false;
+	return true;
+}
+
+/*
+ * Run for @secs, then on until each kind of call was made, for at most
+ * EXTRA_RUNS times @secs more: a slow machine (a debug kernel under TCG
+ * beside a build) makes few calls in @secs, and the rarest kinds (a
+ * mapping's calls, fork) may not have come up yet. A kind that never
+ * comes up even then is still a failure, found by user-fuzz.sh.
+ */
+#define EXTRA_RUNS	5
+
 static int run_worker(int n, unsigned int secs)
 {
-	time_t end = time(NULL) + secs;
+	time_t start = time(NULL);
+	time_t end = start + secs, last = end + EXTRA_RUNS * secs;
 	unsigned long total = 0;
+	time_t now;
 	int i;
 
 	seed += n;
 	srandom(seed);
 	/* A call that hangs is a failure; alarms do not pass to a child. */
-	alarm(secs + 120);
+	alarm((EXTRA_RUNS + 1) * secs + 120);
 	for (i = 0; i < FILES; i++)
 		files[i].fd = -1;
-	while (!bad && time(NULL) < end) {
+	while (!bad) {
+		now = time(NULL);
+		if (now >= last || (now >= end && made_every_kind()))
+			break;
 		step++;
 		one_call();
 	}
 	for (i = 0; i < (int)CALLS; i++)
 		total += counts[i];
-	printf("# worker %d (seed %lu): %lu calls:", n, seed, total);
+	printf("# worker %d (seed %lu): %lu calls in %ld s:", n, seed, total,
+	       (long)(time(NULL) - start));
 	for (i = 0; i < (int)CALLS; i++)
 		printf(" %s=%lu", calls[i].name, counts[i]);
 	putchar('\n');
@@ -781,7 +809,7 @@ int main(int argc, char **argv)
 	ndevs = argc - 3;
 	page = sysconf(_SC_PAGESIZE);
 	/* A call that hangs is a failure, not a stalled test run. */
-	alarm(secs + 120);
+	alarm((EXTRA_RUNS + 1) * secs + 180);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (i = 0; i < WORKERS; i++) {
 		pid = fork();

@@ -33,7 +33,7 @@ tarball=/usr/src/$pkg.tar.xz
 [ -r "$tarball" ] || { log "ynl-gen: $tarball missing (tools/testing/ism/deps.sh)"; exit 1; }
 # Only what the generator, its schemas and the C library need, unpacked
 # once per package version.
-tree=$HOME/.cache/ism/$pkg-$(dpkg-query -W -f='${Version}' $pkg)
+tree=${ISM_CACHE:-$HOME/.cache/ism}/$pkg-$(dpkg-query -W -f='${Version}' $pkg)
 if [ ! -f "$tree/.done" ]; then
 	rm -rf "$tree"
 	mkdir -p "$tree"
