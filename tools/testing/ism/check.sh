@@ -46,13 +46,18 @@ fi
 # kernel's fragments on their sources, build from here on in the
 # background at the lowest priority, on the CPU time the first series'
 # build and VMs leave idle; their runs (later_runs) wait for them (the
-# build's lock) and raise the priority then. Each in a process group of
-# its own, for renice -g.
+# build's lock) and raise the priority then. Each in a session of its
+# own, for renice -g; with autogroup scheduling (Debian's default) a
+# session competes with the others as a whole, whatever its processes'
+# nice, so its autogroup gets nice 19 too (a fresh machine's make check
+# measured 29 min for the 6.1 kernel beside it, without).
 later=${ISM_KERNEL_SERIES#"${ISM_KERNEL_SERIES%% *}"}
 later_kernels=
 if [ "$what" != lint ]; then
 	for s in $later; do
-		setsid nice -n 19 "$ISM_TESTDIR/build-kernel.sh" x86_64 "$s" \
+		setsid sh -c 'echo 19 >/proc/self/autogroup 2>/dev/null
+			exec nice -n 19 "$@"' sh \
+			"$ISM_TESTDIR/build-kernel.sh" x86_64 "$s" \
 			>"$ISM_BUILD/kernel-$s.log" 2>&1 &
 		later_kernels="$later_kernels $!"
 	done
@@ -117,6 +122,7 @@ stock_pid='' debug_pid=''
 later_e2e=user-api,user-fuzz,ynl-client,ismctl,sysfs-trace
 later_runs() {
 	for p in $later_kernels; do
+		echo 0 >"/proc/$p/autogroup" 2>/dev/null
 		renice -n 0 -g "$p" >/dev/null 2>&1
 	done
 	for s in $later; do
