@@ -3,9 +3,10 @@
  * ism_ivshm_hostile: what a peer that does not play by the rules (another
  * guest, or the host) can do to a virtual ISM device, through the real
  * driver, on the fixture of ivshm_kunit_peers.h: writes its descriptor
- * makes fail (through the SMC-D bridge: ivshm_kunit_smcd.c), floods of events, paced or in one burst, a queue head
- * rewound, a device of another region in the same guest, and, last, a
- * device whose slot another party took.
+ * makes fail (what the SMC-D bridge makes of them: ivshm_kunit_smcd.c),
+ * floods of events, paced or in one burst, a queue head rewound, a device
+ * of another region in the same guest, and, last, a device whose slot
+ * another party took.
  */
 #include <linux/delay.h>
 #include <linux/jiffies.h>
@@ -232,7 +233,8 @@ static void ivshm_peers_apart(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, memchr_inv(dmb.cpu_addr, 0, PEERS_DMB_LEN));
 	KUNIT_EXPECT_EQ(test, atomic_read(&peers.irqs), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&peers.swr_events), 0);
-	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(peers.dev[0], &dmb), 0);
+	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(peers.dev[0], &dmb,
+						 &peers_client), 0);
 }
 
 /*
@@ -286,7 +288,7 @@ static void ivshm_peers_slot_taken(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ism_register_dmb(lost, &more, &peers_client),
 			-ENODEV);
 	/* -ENOENT if the device's leave released the DMB first. */
-	ret = ism_unregister_dmb(lost, &own);
+	ret = ism_unregister_dmb(lost, &own, &peers_client);
 	KUNIT_EXPECT_TRUE(test, ret == -ENODEV || ret == -ENOENT);
 	/* What SMC does to a DMB it frees, and a client's zero-copy write. */
 	memset(own.cpu_addr, 0, own.len);
@@ -304,7 +306,8 @@ static void ivshm_peers_slot_taken(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, peers_until(peers_counted, &peers.gid_events));
 	KUNIT_EXPECT_TRUE(test, uuid_equal(&peers.event_gid, &gid1));
 	KUNIT_EXPECT_FALSE(test, memchr_inv(dmb.cpu_addr, 0, PEERS_DMB_LEN));
-	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(peers.dev[0], &dmb), 0);
+	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(peers.dev[0], &dmb,
+						 &peers_client), 0);
 }
 
 static struct kunit_case ivshm_hostile_cases[] = {

@@ -253,7 +253,8 @@ static void ivshm_peers_move(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, memchr_inv(dmb.cpu_addr, 0, 100));
 	KUNIT_EXPECT_FALSE(test, memchr_inv(dmb.cpu_addr + 1100, 0,
 					    PEERS_DMB_LEN - 1100));
-	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(peers.dev[0], &dmb), 0);
+	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(peers.dev[0], &dmb,
+						 &peers_client), 0);
 }
 
 /* A DMB another device may write is closed to this one. */
@@ -269,7 +270,8 @@ static void ivshm_peers_not_writer(struct kunit *test)
 	KUNIT_EXPECT_NE(test, ism_attach_dmb(peers.dev[1], &map,
 					     &peers_client), 0);
 	KUNIT_EXPECT_FALSE(test, memchr_inv(dmb.cpu_addr, 0, PEERS_DMB_LEN));
-	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(peers.dev[0], &dmb), 0);
+	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(peers.dev[0], &dmb,
+						 &peers_client), 0);
 }
 
 /* The writer attaches, builds the data in place and signals it. */
@@ -295,7 +297,8 @@ static void ivshm_peers_attach(struct kunit *test)
 					     &peers_client), 0);
 	KUNIT_EXPECT_EQ(test, ism_detach_dmb(peers.dev[1], map.token,
 					     &peers_client), -ENOENT);
-	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(peers.dev[0], &dmb), 0);
+	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(peers.dev[0], &dmb,
+						 &peers_client), 0);
 }
 
 /*
@@ -312,7 +315,8 @@ static void ivshm_peers_unregistered(struct kunit *test)
 	map.token = dmb.token;
 	KUNIT_ASSERT_EQ(test, ism_attach_dmb(peers.dev[1], &map,
 					     &peers_client), 0);
-	KUNIT_ASSERT_EQ(test, ism_unregister_dmb(peers.dev[0], &dmb), 0);
+	KUNIT_ASSERT_EQ(test, ism_unregister_dmb(peers.dev[0], &dmb,
+						 &peers_client), 0);
 	KUNIT_EXPECT_TRUE(test, peers_until(peers_counted, &peers.dmb_events));
 	KUNIT_EXPECT_EQ(test, READ_ONCE(peers.event_token), map.token);
 	KUNIT_EXPECT_EQ(test, ism_move_data(peers.dev[1], map.token, 0, true,

@@ -71,7 +71,8 @@ void ivshm_peers_smcd_write_refused(struct kunit *test)
 	flush_work(&bridge->fail_work);
 	msleep(300);
 	KUNIT_EXPECT_EQ(test, atomic_read(&peers.swr_events), 0);
-	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(peers.dev[0], &dmb), 0);
+	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(peers.dev[0], &dmb,
+						 &peers_client), 0);
 }
 
 void peers_smcd_off(void)

@@ -94,7 +94,7 @@ int lo_reg(struct kunit *test, struct ism_dmb *dmb, u32 len)
 	if (dmb->idx >= lo.max_dmbs || test_bit(dmb->idx, lo.live)) {
 		KUNIT_FAIL(test, "DMB index %u out of range or in use (max %u)\n",
 			   dmb->idx, lo.max_dmbs);
-		ism_unregister_dmb(lo.dev, dmb);
+		ism_unregister_dmb(lo.dev, dmb, &lo_test_client);
 		return -EIO;
 	}
 	lo.dmbs[dmb->idx] = *dmb;
@@ -104,7 +104,7 @@ int lo_reg(struct kunit *test, struct ism_dmb *dmb, u32 len)
 
 int lo_unreg(struct ism_dmb *dmb)
 {
-	int ret = ism_unregister_dmb(lo.dev, dmb);
+	int ret = ism_unregister_dmb(lo.dev, dmb, &lo_test_client);
 
 	if (!ret && dmb->idx < lo.max_dmbs && test_bit(dmb->idx, lo.live) &&
 	    lo.dmbs[dmb->idx].token == dmb->token)
@@ -265,7 +265,7 @@ void lo_test_exit(struct kunit *test)
 		left++;
 	}
 	for_each_set_bit(idx, lo.live, lo.max_dmbs) {
-		ism_unregister_dmb(lo.dev, &lo.dmbs[idx]);
+		ism_unregister_dmb(lo.dev, &lo.dmbs[idx], &lo_test_client);
 		__clear_bit(idx, lo.live);
 		left++;
 	}

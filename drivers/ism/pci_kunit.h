@@ -72,6 +72,7 @@ void ism_pci_test_gid(u64 gid64, uuid_t *gid);
 struct ism_dev *ism_pci_test_dev(struct ism_model_fn *fn);
 int ism_pci_test_dmb(struct ism_model_fn *owner, u64 writer, u32 len,
 		     struct ism_dmb *dmb);
+int ism_pci_test_unreg(struct ism_model_fn *owner, struct ism_dmb *dmb);
 unsigned int ism_pci_test_irqs(struct ism_pci_test *t);
 unsigned int ism_pci_test_events(struct ism_pci_test *t);
 

@@ -190,8 +190,7 @@ static void ism_pci_dmb_cmd_fails(struct kunit *test)
 
 	/* Refused: the function may still write, the slot stays taken. */
 	ism_model_fail(t->a, ISM_PCI_UNREG_DMB, 0, ISM_MODEL_RC_REFUSED);
-	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(ism_pci_test_dev(t->a),
-						 &refused), -EIO);
+	KUNIT_EXPECT_EQ(test, ism_pci_test_unreg(t->a, &refused), -EIO);
 	KUNIT_EXPECT_EQ(test, ism_model_dmbs(t->a), 1);
 	KUNIT_EXPECT_TRUE(test, test_bit(refused.idx, t->a->ip->slots));
 	KUNIT_ASSERT_EQ(test, ism_pci_test_dmb(t->a, ISM_PCI_TEST_GID_B, 4096,
@@ -200,8 +199,7 @@ static void ism_pci_dmb_cmd_fails(struct kunit *test)
 
 	/* Not answered: the function writes no more, the slot is free. */
 	ism_model_fail(t->a, ISM_PCI_UNREG_DMB, 0, ISM_PCI_RC_NO_ANSWER);
-	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(ism_pci_test_dev(t->a),
-						 &unanswered), 0);
+	KUNIT_EXPECT_EQ(test, ism_pci_test_unreg(t->a, &unanswered), 0);
 	KUNIT_EXPECT_FALSE(test, test_bit(unanswered.idx, t->a->ip->slots));
 }
 
@@ -313,10 +311,8 @@ static void ism_pci_info(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ism_pci_query_info(t->a->ip, &info), -EIO);
 	ism_model_fail(t->a, ISM_PCI_QUERY_INFO, 0, ISM_PCI_RC_NO_ANSWER);
 	KUNIT_EXPECT_EQ(test, ism_pci_query_info(t->a->ip, &info), -ENODEV);
-	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(ism_pci_test_dev(t->a),
-						 &dmb[0]), 0);
-	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(ism_pci_test_dev(t->a),
-						 &dmb[1]), 0);
+	KUNIT_EXPECT_EQ(test, ism_pci_test_unreg(t->a, &dmb[0]), 0);
+	KUNIT_EXPECT_EQ(test, ism_pci_test_unreg(t->a, &dmb[1]), 0);
 }
 
 static struct kunit_case ism_pci_cmd_cases[] = {

@@ -16,7 +16,6 @@ static void ism_pci_slots(struct kunit *test)
 {
 	const unsigned int n = ISM_PCI_NR_DMBS - ISM_PCI_FIRST_DMB;
 	struct ism_pci_test *t = test->priv;
-	struct ism_dev *a = ism_pci_test_dev(t->a);
 	unsigned long *seen;
 	struct ism_dmb *dmb, extra;
 	unsigned int i, got = 0;
@@ -41,14 +40,14 @@ static void ism_pci_slots(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ism_pci_test_dmb(t->a, ISM_PCI_TEST_GID_B, 4096,
 					       &extra), -ENOSPC);
 	if (got == n) {
-		KUNIT_EXPECT_EQ(test, ism_unregister_dmb(a, &dmb[500]), 0);
+		KUNIT_EXPECT_EQ(test, ism_pci_test_unreg(t->a, &dmb[500]), 0);
 		KUNIT_EXPECT_EQ(test, ism_pci_test_dmb(t->a, ISM_PCI_TEST_GID_B,
 						       4096, &extra), 0);
 		KUNIT_EXPECT_EQ(test, extra.idx, dmb[500].idx);
 		dmb[500] = extra;
 	}
 	for (i = 0; i < got; i++)
-		KUNIT_EXPECT_EQ(test, ism_unregister_dmb(a, &dmb[i]), 0);
+		KUNIT_EXPECT_EQ(test, ism_pci_test_unreg(t->a, &dmb[i]), 0);
 	KUNIT_EXPECT_EQ(test, ism_model_dmbs(t->a), 0);
 out:
 	KUNIT_EXPECT_NOT_NULL(test, dmb);
@@ -67,8 +66,7 @@ static void ism_pci_dmb_len(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->a->dmbs[dmb.idx].len, ISM_PCI_MAX_DMB_LEN);
 	KUNIT_EXPECT_FALSE(test, memchr_inv(dmb.cpu_addr, 0,
 					    ISM_PCI_MAX_DMB_LEN));
-	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(ism_pci_test_dev(t->a), &dmb),
-			0);
+	KUNIT_EXPECT_EQ(test, ism_pci_test_unreg(t->a, &dmb), 0);
 	KUNIT_EXPECT_EQ(test, ism_pci_test_dmb(t->a, ISM_PCI_TEST_GID_B,
 					       ISM_PCI_MAX_DMB_LEN + 1, &dmb),
 			-EINVAL);
@@ -118,8 +116,7 @@ static void ism_pci_move_split(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, t->irqs[0].dev, ism_pci_test_dev(t->b));
 	KUNIT_EXPECT_EQ(test, t->irqs[0].idx, dmb.idx);
 	KUNIT_EXPECT_EQ(test, t->irqs[0].mask, BIT(3));
-	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(ism_pci_test_dev(t->b), &dmb),
-			0);
+	KUNIT_EXPECT_EQ(test, ism_pci_test_unreg(t->b, &dmb), 0);
 }
 
 /* Refused moves write nothing; the driver's own checks store nothing. */
@@ -168,10 +165,8 @@ static void ism_pci_move_refused(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, memchr_inv(dmb.cpu_addr + 4092, 0xff, 4));
 	ism_model_sync(t->b);
 	KUNIT_EXPECT_EQ(test, ism_pci_test_irqs(t), 0);
-	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(ism_pci_test_dev(t->b), &dmb),
-			0);
-	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(ism_pci_test_dev(t->b),
-						 &other), 0);
+	KUNIT_EXPECT_EQ(test, ism_pci_test_unreg(t->b, &dmb), 0);
+	KUNIT_EXPECT_EQ(test, ism_pci_test_unreg(t->b, &other), 0);
 }
 
 /* Four moves, three signals on two DMBs, one interrupt. */
@@ -203,10 +198,8 @@ static void ism_pci_coalesce(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->irqs[0].mask, BIT(1) | BIT(2));
 	KUNIT_EXPECT_EQ(test, t->irqs[1].idx, two.idx);
 	KUNIT_EXPECT_EQ(test, t->irqs[1].mask, BIT(0));
-	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(ism_pci_test_dev(t->b), &one),
-			0);
-	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(ism_pci_test_dev(t->b), &two),
-			0);
+	KUNIT_EXPECT_EQ(test, ism_pci_test_unreg(t->b, &one), 0);
+	KUNIT_EXPECT_EQ(test, ism_pci_test_unreg(t->b, &two), 0);
 }
 
 /* 40 events through a queue of 15: every one, in order. */
@@ -305,8 +298,7 @@ static void ism_pci_dmb_event(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, ism_pci_test_dmb(t->b, ISM_PCI_TEST_GID_A, 4096,
 					       &dmb), 0);
-	KUNIT_ASSERT_EQ(test, ism_unregister_dmb(ism_pci_test_dev(t->b), &dmb),
-			0);
+	KUNIT_ASSERT_EQ(test, ism_pci_test_unreg(t->b, &dmb), 0);
 	ism_model_sync(t->a);
 	KUNIT_ASSERT_EQ(test, ism_pci_test_events(t), 1);
 	KUNIT_EXPECT_PTR_EQ(test, t->events[0].dev, ism_pci_test_dev(t->a));

@@ -91,6 +91,13 @@ int ism_pci_test_dmb(struct ism_model_fn *owner, u64 writer, u32 len,
 				&ism_pci_test_client);
 }
 
+/* Unregisters a DMB ism_pci_test_dmb() registered on @owner. */
+int ism_pci_test_unreg(struct ism_model_fn *owner, struct ism_dmb *dmb)
+{
+	return ism_unregister_dmb(ism_pci_test_dev(owner), dmb,
+				  &ism_pci_test_client);
+}
+
 /* A record count, read under the lock the handlers write it with. */
 static unsigned int ism_pci_test_count(struct ism_pci_test *t,
 				       const unsigned int *count)

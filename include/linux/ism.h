@@ -52,9 +52,12 @@ struct netlink_ext_ack;
  * @rgid: set by the client: GID of the only device allowed to write into it
  *
  * A client fills @len and @rgid and passes the structure to
- * ism_register_dmb(); the device fills the rest. The same structure (or a
- * copy with the same @token and @idx) is later given to ism_unregister_dmb().
- * ism_attach_dmb() fills @cpu_addr and @len of a peer's DMB.
+ * ism_register_dmb(); the device fills the rest. The core keeps its own
+ * copy: the caller's structure need not outlive the call (it may be on
+ * the stack), and a copy with the same @token and @idx is what
+ * ism_unregister_dmb() needs later. ism_attach_dmb() takes a peer's
+ * @token and fills @cpu_addr, @len and @idx (the index on the owner's
+ * device) of the peer's DMB; @dma_addr and @rgid stay as they were.
  */
 struct ism_dmb {
 	u64 token;
@@ -107,7 +110,13 @@ struct ism_event {
  *	and shows the client as refusing it (``ismctl dev``).
  *	Process context, with the device's own client lock held and no global
  *	lock: it must not register or unregister clients or devices. The
- *	client may register DMBs from here.
+ *	client may register DMBs from here, but receives no signal or event
+ *	until @start_dev.
+ * @start_dev: optional; called once after @add_dev returned 0, when
+ *	@handle_irq and @handle_event run for the device: work that expects
+ *	a signal or an event (a first message, a worker) starts here. Same
+ *	context and lock as @add_dev; may sleep. @remove_dev is not called
+ *	before it has returned.
  * @remove_dev: mandatory; the device or the client is going away. Called
  *	only after @add_dev returned 0, in the same context. The client must
  *	stop using the device and unregister its DMBs and attachments before
@@ -126,24 +135,99 @@ struct ism_event {
  *
  * @handle_irq and @handle_event are called under rcu_read_lock() only
  * between the end of a successful @add_dev and the start of @remove_dev
- * for that device: a signal the client provokes from @add_dev itself is
- * lost.
+ * for that device: a signal the client provokes from @add_dev itself, or
+ * from a worker it starts there, may be lost; one from @start_dev is not.
  */
 struct ism_client {
 	const char *name;
 	int (*add_dev)(struct ism_dev *dev);
+	void (*start_dev)(struct ism_dev *dev);
 	void (*remove_dev)(struct ism_dev *dev);
 	void (*handle_irq)(struct ism_dev *dev, unsigned int idx, u16 dmbemask);
 	void (*handle_event)(struct ism_dev *dev, const struct ism_event *event);
 	u8 id;
 };
 
+/**
+ * DOC: Client errors
+ *
+ * Every client helper that returns an int returns 0 or a negative errno
+ * from this list, and changes nothing when it fails (ism_unregister_dmb()
+ * with a device error excepted: the core forgets the DMB anyway). Common
+ * to all, and not repeated: -EINVAL for a NULL pointer argument. "The
+ * device's error" is what the driver's op returned; the devices of this
+ * tree are named where they add one.
+ *
+ * Once a client leaves a device (the device's removal, the client's
+ * unregistration, or its add_dev refusing) the helpers that create
+ * something there, ism_register_dmb() and ism_attach_dmb(), return
+ * -ENODEV, as they do before add_dev. All others keep working until the
+ * client's remove_dev returns, since that is how a client winds down:
+ * it unregisters its DMBs, detaches, tells its peers. They return -ENODEV
+ * only where the device itself has gone from its fabric (a virtual ISM
+ * guest that lost its slot, a PCI-ISM function that no longer answers).
+ * After its remove_dev returned, a client must not pass the device to any
+ * helper: the device may be freed.
+ *
+ * ism_register_client()
+ *   -EINVAL: no name, add_dev or remove_dev. -EEXIST: already registered,
+ *   or still leaving. -ENOSPC: %ISM_MAX_CLIENTS clients are registered
+ *   (``ismctl client`` lists them; the SMC-D bridge and ism_user are two).
+ * ism_register_dmb()
+ *   -EINVAL: client not registered; len 0 or above ism_get_max_dmb_len();
+ *   on a loopback device, an rgid other than the device's own GID.
+ *   -ENODEV: as above. -ENOSPC: no DMB index or no DMB space left on the
+ *   device (counted as err-nospc and logged, rate-limited). -ENOMEM. -EIO:
+ *   the driver returned an index in use or not below max_dmbs, or a
+ *   dma_addr of 0 (a driver bug); on PCI-ISM, the function refused.
+ * ism_unregister_dmb()
+ *   -ENOENT: the client has no DMB of this token and index on the device
+ *   (a stale token, a second unregister, another client's DMB). The
+ *   device's error: PCI-ISM's -EIO (the function refused; the core has
+ *   forgotten the DMB, the function's slot stays taken).
+ * ism_attach_dmb()
+ *   -EINVAL: client not registered. -EOPNOTSUPP: the device cannot attach
+ *   (ism_dev_can_attach()). -ENODEV: as above. -ENOENT: no DMB of this
+ *   token; on the virtual ISM device also its owner's DMB for another
+ *   writer (-EACCES) or a malformed one (-EBADMSG). -ENOMEM.
+ * ism_detach_dmb()
+ *   -EOPNOTSUPP: as for attaching. -ENOENT: the client holds no
+ *   attachment of this token on the device (never attached, detached
+ *   already, attached by another client, or the client is not registered).
+ * ism_move_data()
+ *   -ENOENT: no DMB of this token, including one its owner unregistered
+ *   while the writer is still attached. -EINVAL: a range outside the DMB,
+ *   a dmbe bit not below %ISM_DMBE_BITS, NULL data with a non-zero size.
+ *   -ENODEV: the device has gone from its fabric. On the virtual ISM
+ *   device also -EACCES (the DMB is for another writer) and -EBADMSG
+ *   (its owner published a malformed DMB).
+ * ism_query_remote_gid()
+ *   The device's error for a peer it cannot reach: -EHOSTUNREACH
+ *   (loopback: any GID but its own; virtual ISM: no such peer in the
+ *   region), -ENOENT (PCI-ISM), -EINVAL (PCI-ISM: a GID that is not 64
+ *   bits wide, or a VLAN id above 4095). -ENODEV: as above.
+ * ism_dmb_owner()
+ *   -EOPNOTSUPP: the device cannot tell (loopback, PCI-ISM). -ENOENT: the
+ *   token names no peer present now (one that went away was reported
+ *   with an %ISM_EVT_GID event). -ENODEV: as above.
+ * ism_signal_event()
+ *   -EOPNOTSUPP: the device sends no software events. -EHOSTUNREACH: as
+ *   for ism_query_remote_gid(). -ENODEV: as above. PCI-ISM: -EINVAL, -EIO.
+ * ism_add_vlan_id(), ism_del_vlan_id(), ism_set_vlan_required()
+ *   -EOPNOTSUPP: the device has no VLANs, or (set_vlan_required) no such
+ *   mode: only PCI-ISM has it. The device's error: PCI-ISM's -EINVAL (an
+ *   id above 4095) and -EIO.
+ * ism_set_priv()
+ *   -EINVAL: client not registered.
+ */
+
 int ism_register_client(struct ism_client *client);
 void ism_unregister_client(struct ism_client *client);
 
 int ism_register_dmb(struct ism_dev *dev, struct ism_dmb *dmb,
 		     struct ism_client *client);
-int ism_unregister_dmb(struct ism_dev *dev, struct ism_dmb *dmb);
+int ism_unregister_dmb(struct ism_dev *dev, struct ism_dmb *dmb,
+		       struct ism_client *client);
 int ism_attach_dmb(struct ism_dev *dev, struct ism_dmb *dmb,
 		   struct ism_client *client);
 int ism_detach_dmb(struct ism_dev *dev, u64 token, struct ism_client *client);
@@ -162,6 +246,9 @@ u32 ism_get_max_dmb_len(const struct ism_dev *dev);
 bool ism_dev_can_attach(const struct ism_dev *dev);
 const char *ism_dev_name(const struct ism_dev *dev);
 struct device *ism_dev_device(struct ism_dev *dev);
+void *ism_get_priv(const struct ism_dev *dev, const struct ism_client *client);
+int ism_set_priv(struct ism_dev *dev, const struct ism_client *client,
+		 void *priv);
 
 /* ======================= Device driver API ======================== */
 
@@ -471,16 +558,14 @@ void ism_trace_move_data(struct ism_dev *dev, u64 token, unsigned int offset,
  * but hard irq; does not sleep. One indirect call, then per-CPU counters
  * and the ism_move_data tracepoint: the hot path.
  *
- * @dev must be a device the client was given by add_dev and not yet
- * removed by remove_dev; the call does not check it.
+ * @dev must be a device the client was given by add_dev and whose
+ * remove_dev has not returned (a client may still write from remove_dev);
+ * the call does not check it.
  *
- * Return: 0, -ENOENT for an unknown token, -EINVAL for a range outside the
- * DMB (wrap-around included), a bad @idx or a NULL @data with a non-zero
- * @size, -ENODEV if the device has left its fabric and is being withdrawn
- * from its clients (a virtual ISM guest whose slot another party took), or
- * another negative errno from the device. Nothing is written on error.
- * Where a peer need not be trusted, it can make any write fail: see
- * ism_dmb_owner().
+ * Nothing is written on error. Where a peer need not be trusted, it can
+ * make any write fail: see ism_dmb_owner().
+ *
+ * Return: 0, or an error of its entry in "Client errors" above.
  */
 static inline int ism_move_data(struct ism_dev *dev, u64 token,
 				unsigned int idx, bool sf, unsigned int offset,
@@ -504,33 +589,6 @@ static inline int ism_move_data(struct ism_dev *dev, u64 token,
 	if (tracepoint_enabled(ism_move_data))
 		ism_trace_move_data(dev, token, offset, size, sf, ret);
 	return ret;
-}
-
-/**
- * ism_get_priv() - a client's private pointer for a device
- * @dev: device
- * @client: registered client
- *
- * Return: the pointer last set with ism_set_priv(), or NULL.
- */
-static inline void *ism_get_priv(const struct ism_dev *dev,
-				 const struct ism_client *client)
-{
-	return dev->client_priv[client->id];
-}
-
-/**
- * ism_set_priv() - set a client's private pointer for a device
- * @dev: device
- * @client: registered client
- * @priv: the pointer; cleared by the core when the client leaves the device
- *
- * Typically called from the client's add_dev callback.
- */
-static inline void ism_set_priv(struct ism_dev *dev,
-				const struct ism_client *client, void *priv)
-{
-	dev->client_priv[client->id] = priv;
 }
 
 #endif /* _LINUX_ISM_H */

@@ -75,10 +75,8 @@ static bool ism_attachment_add(struct ism_dev *dev, u64 token,
  * successful call needs its own ism_detach_dmb(). Process context; may
  * sleep.
  *
- * Return: 0; -EINVAL for a NULL argument or an unregistered client;
- * -EOPNOTSUPP if the device cannot attach (see ism_dev_can_attach());
- * -ENODEV if the client was not added to @dev or is leaving it; -ENOMEM;
- * -ENOENT for an unknown token; or the device's error.
+ * Return: 0, or an error of its entry in "Client errors"
+ * (include/linux/ism.h).
  */
 int ism_attach_dmb(struct ism_dev *dev, struct ism_dmb *dmb,
 		   struct ism_client *client)
@@ -118,10 +116,8 @@ EXPORT_SYMBOL_NS_GPL(ism_attach_dmb, ISM);
  * it, the device frees its memory: the client must not write to it any
  * more. Process context; may sleep.
  *
- * Return: 0; -EINVAL for a NULL argument; -EOPNOTSUPP if the device cannot
- * attach; -ENOENT if @client holds no attachment of @token on @dev (never
- * attached, already detached, or attached by another client): nothing
- * changes then.
+ * Return: 0, or an error of its entry in "Client errors"
+ * (include/linux/ism.h).
  */
 int ism_detach_dmb(struct ism_dev *dev, u64 token, struct ism_client *client)
 {

@@ -62,10 +62,11 @@ static struct ism_client *ism_claim_client(struct ism_dev *dev,
 	return client;
 }
 
-/* Offers @dev to the client in @slot, if it has not seen it. Caller holds
- * dev->clients_mutex. The added bit, set before add_dev is called, makes
- * a concurrent ism_unregister_client() of the client wait for this call on
- * the mutex.
+/* Offers @dev to the client in @slot, if it has not seen it, and starts
+ * it there once its handlers are live. Caller holds dev->clients_mutex.
+ * The added bit, set before add_dev is called, makes a concurrent
+ * ism_unregister_client() of the client wait for this call on the mutex,
+ * so remove_dev cannot overtake start_dev.
  */
 void ism_attach_client(struct ism_dev *dev, unsigned int slot)
 {
@@ -92,6 +93,8 @@ void ism_attach_client(struct ism_dev *dev, unsigned int slot)
 	if (ret)
 		dev_warn(&dev->dev, "client %s refused the device: %d\n",
 			 client->name, ret);
+	else if (client->start_dev)
+		client->start_dev(dev);
 }
 
 /* Detaching is two steps so that one RCU grace period serves many detaches
@@ -187,13 +190,12 @@ bool ism_client_registered(const struct ism_client *client)
  * ism_register_client() - register a client of ISM devices
  * @client: client with name, add_dev and remove_dev set
  *
- * Calls @client's add_dev for every registered device now, and for every
- * device registered later. Process context; takes no lock across the
- * calls but each device's own.
+ * Calls @client's add_dev, and after a success its start_dev, for every
+ * registered device now, and for every device registered later. Process
+ * context; takes no lock across the calls but each device's own.
  *
- * Return: 0; -EINVAL if a mandatory callback is missing; -EEXIST if @client
- * is already registered (or still leaving); -ENOSPC if %ISM_MAX_CLIENTS
- * clients are.
+ * Return: 0, or an error of its entry in "Client errors"
+ * (include/linux/ism.h).
  */
 int ism_register_client(struct ism_client *client)
 {
@@ -277,3 +279,44 @@ void ism_unregister_client(struct ism_client *client)
 	mutex_unlock(&ism_registry_mutex);
 }
 EXPORT_SYMBOL_NS_GPL(ism_unregister_client, ISM);
+
+/**
+ * ism_get_priv() - a client's private pointer for a device
+ * @dev: device
+ * @client: registered client
+ *
+ * Any context, hard irq included.
+ *
+ * Return: the pointer last set with ism_set_priv() for @client on @dev;
+ * NULL if none was set since the client was added to @dev, or if @client
+ * is not registered (its slot may be another client's).
+ */
+void *ism_get_priv(const struct ism_dev *dev, const struct ism_client *client)
+{
+	if (!dev || !client || !ism_client_registered(client))
+		return NULL;
+	return READ_ONCE(dev->client_priv[client->id]);
+}
+EXPORT_SYMBOL_NS_GPL(ism_get_priv, ISM);
+
+/**
+ * ism_set_priv() - set a client's private pointer for a device
+ * @dev: device
+ * @client: registered client
+ * @priv: the pointer; the core clears it when the client leaves the device
+ *
+ * Typically called from the client's add_dev, before it returns: its
+ * handle_irq may run as soon as it has. Any context.
+ *
+ * Return: 0, or an error of its entry in "Client errors"
+ * (include/linux/ism.h).
+ */
+int ism_set_priv(struct ism_dev *dev, const struct ism_client *client,
+		 void *priv)
+{
+	if (!dev || !client || !ism_client_registered(client))
+		return -EINVAL;
+	WRITE_ONCE(dev->client_priv[client->id], priv);
+	return 0;
+}
+EXPORT_SYMBOL_NS_GPL(ism_set_priv, ISM);

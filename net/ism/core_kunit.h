@@ -121,6 +121,7 @@ struct test_client {
 	bool free_on_remove;	/* remove_dev unregisters the client's DMBs */
 	bool dmb_on_add;	/* add_dev registers DMB 0 */
 	bool route_in_cb;	/* add_dev, remove_dev report irq and event */
+	bool route_on_start;	/* start_dev reports an irq of DMB 0 */
 	bool dmb_on_remove;	/* remove_dev tries to register a DMB */
 	int add_err;		/* add_dev refuses the device with it */
 	bool remove_blocks;	/* remove_dev waits for remove_release */
@@ -130,7 +131,9 @@ struct test_client {
 	int remove_dmb_ret;
 	int remove_err;		/* first error of unregistering in remove_dev */
 	unsigned int add_calls[TEST_MAX_DEVS];
+	unsigned int start_calls[TEST_MAX_DEVS];
 	unsigned int remove_calls[TEST_MAX_DEVS];
+	unsigned int remove_unstarted;	/* remove_dev calls before start_dev */
 	void *priv_at_add[TEST_MAX_DEVS];
 	unsigned int irq_calls;
 	struct ism_dev *irq_dev;

@@ -111,7 +111,7 @@ static int bi_register(struct bi_ctx *c, u32 len, bool reachable,
 	ret = ism_register_dmb(c->a, &dmb, client);
 	/* A wrongly accepted DMB must not leak into the next rows. */
 	if (!ret)
-		ism_unregister_dmb(c->a, &dmb);
+		ism_unregister_dmb(c->a, &dmb, client);
 	return ret;
 }
 
@@ -142,7 +142,7 @@ static int bi_reg_null(struct kunit *t, struct bi_ctx *c)
 
 static int bi_unreg_stale(struct kunit *t, struct bi_ctx *c)
 {
-	return ism_unregister_dmb(c->a, &c->stale);
+	return ism_unregister_dmb(c->a, &c->stale, &nl_test_client);
 }
 
 static int bi_unreg_wrong_idx(struct kunit *t, struct bi_ctx *c)
@@ -150,7 +150,7 @@ static int bi_unreg_wrong_idx(struct kunit *t, struct bi_ctx *c)
 	struct ism_dmb dmb = c->canary;
 
 	dmb.idx ^= 1;
-	return ism_unregister_dmb(c->a, &dmb);
+	return ism_unregister_dmb(c->a, &dmb, &nl_test_client);
 }
 
 static int bi_unreg_idx_out(struct kunit *t, struct bi_ctx *c)
@@ -158,17 +158,27 @@ static int bi_unreg_idx_out(struct kunit *t, struct bi_ctx *c)
 	struct ism_dmb dmb = c->canary;
 
 	dmb.idx = ism_get_max_dmbs(c->a) + 5;
-	return ism_unregister_dmb(c->a, &dmb);
+	return ism_unregister_dmb(c->a, &dmb, &nl_test_client);
 }
 
 static int bi_unreg_wrong_dev(struct kunit *t, struct bi_ctx *c)
 {
-	return ism_unregister_dmb(c->b, &c->canary);
+	return ism_unregister_dmb(c->b, &c->canary, &nl_test_client);
+}
+
+static int bi_unreg_not_owner(struct kunit *t, struct bi_ctx *c)
+{
+	return ism_unregister_dmb(c->a, &c->canary, &c->other);
 }
 
 static int bi_unreg_null(struct kunit *t, struct bi_ctx *c)
 {
-	return ism_unregister_dmb(c->a, NULL);
+	return ism_unregister_dmb(c->a, NULL, &nl_test_client);
+}
+
+static int bi_unreg_null_client(struct kunit *t, struct bi_ctx *c)
+{
+	return ism_unregister_dmb(c->a, &c->canary, NULL);
 }
 
 static int bi_attach(struct bi_ctx *c, u64 token)
@@ -334,7 +344,9 @@ static const struct bi_row bi_rows[] = {
 	  -ENOENT },
 	{ "unregister_dmb: index out of range", bi_unreg_idx_out, -ENOENT },
 	{ "unregister_dmb: wrong device", bi_unreg_wrong_dev, -ENOENT },
+	{ "unregister_dmb: not the owner", bi_unreg_not_owner, -ENOENT },
 	{ "unregister_dmb: NULL DMB", bi_unreg_null, -EINVAL },
+	{ "unregister_dmb: NULL client", bi_unreg_null_client, -EINVAL },
 	{ "attach_dmb: stale token", bi_attach_stale, -ENOENT },
 	{ "attach_dmb: unknown token", bi_attach_unknown, -ENOENT },
 	{ "detach_dmb: not attached", bi_detach_unattached, -ENOENT },
@@ -441,7 +453,7 @@ static int bi_init(struct kunit *test)
 	c->stale = c->canary;
 	ret = ism_register_dmb(c->a, &c->stale, &nl_test_client);
 	if (!ret)
-		ret = ism_unregister_dmb(c->a, &c->stale);
+		ret = ism_unregister_dmb(c->a, &c->stale, &nl_test_client);
 	if (!ret)
 		ret = ism_register_dmb(c->a, &c->canary, &nl_test_client);
 	if (ret)
@@ -460,7 +472,7 @@ static void bi_exit(struct kunit *test)
 	struct bi_ctx *c = test->priv;
 
 	if (c)
-		ism_unregister_dmb(c->a, &c->canary);
+		ism_unregister_dmb(c->a, &c->canary, &nl_test_client);
 	nl_test_teardown(test);
 }
 

@@ -2,8 +2,9 @@
 /*
  * KUnit tests of the ISM core's contract with clients and drivers: a
  * client's remove_dev may wait without holding up anyone else, a client
- * may refuse a device, attachments belong to the client that made them,
- * and what a driver reports is checked.
+ * may refuse a device, a client is started on a device once its handlers
+ * run, DMBs and attachments belong to the client they were made for, and
+ * what a driver reports is checked.
  */
 #include <linux/kthread.h>
 #include <linux/module.h>
@@ -117,6 +118,74 @@ static void ism_contract_add_dev_refuses(struct kunit *test)
 	td_unregister(test, dev);
 	EXPECT_ADD_REMOVE(test, a, 0, 2, 1);
 	EXPECT_ADD_REMOVE(test, b, 0, 1, 1);
+}
+
+/* start_dev follows a successful add_dev once the client's handlers run
+ * for the device: a signal sent from it arrives (one sent from add_dev is
+ * dropped: ism_core_route). A refusing client is not started; remove_dev
+ * never comes before start_dev.
+ */
+static void ism_contract_start_dev(struct kunit *test)
+{
+	struct test_client *a = tc_get(test, 0);
+	struct test_client *b = tc_get(test, 1);
+	struct ism_dev *later;
+
+	td_new(test, &fake_ops_min);
+	a->dmb_on_add = true;
+	a->route_on_start = true;
+	KUNIT_ASSERT_EQ(test, tc_register(a), 0);
+	KUNIT_EXPECT_EQ(test, a->start_calls[0], 1);
+	KUNIT_EXPECT_EQ(test, a->irq_calls, 1);
+
+	b->add_err = -EPERM;
+	KUNIT_ASSERT_EQ(test, tc_register(b), 0);
+	EXPECT_ADD_REMOVE(test, b, 0, 1, 0);
+	KUNIT_EXPECT_EQ(test, b->start_calls[0], 0);
+
+	/* A device that comes later: the same, from ism_dev_register(). */
+	later = td_new(test, &fake_ops_min);
+	KUNIT_EXPECT_EQ(test, a->start_calls[1], 1);
+	KUNIT_EXPECT_EQ(test, a->irq_calls, 2);
+	KUNIT_EXPECT_EQ(test, b->start_calls[1], 0);
+	td_unregister(test, later);
+	tc_unregister(a);
+	EXPECT_ADD_REMOVE(test, a, 0, 1, 1);
+	EXPECT_ADD_REMOVE(test, a, 1, 1, 1);
+	KUNIT_EXPECT_EQ(test, a->remove_unstarted, 0);
+}
+
+/* A DMB belongs to the client it was registered for, whoever made the
+ * call: that client gets its signals and alone unregisters it; when it
+ * leaves the device without doing so, the core releases the DMB.
+ */
+static void ism_contract_dmb_owner_only(struct kunit *test)
+{
+	struct test_client *a = tc_new(test, 0);
+	struct test_client *b = tc_new(test, 1);
+	struct ism_dev *dev = td_new(test, &fake_ops_min);
+	struct fake_dev *fake = to_fake(dev);
+	struct ism_dmb *dmb = &b->dmbs[0].dmb;
+
+	KUNIT_ASSERT_EQ(test, tc_dmb_register(b, dev, 0, 64), 0);
+	tc_route(dev, dmb->idx, 1, NULL);
+	KUNIT_EXPECT_EQ(test, b->irq_calls, 1);
+	KUNIT_EXPECT_EQ(test, a->irq_calls, 0);
+
+	/* Token and index are not enough: a cannot unregister b's DMB. */
+	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(dev, dmb, &a->client),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_UNREGISTER_DMB], 0);
+	KUNIT_EXPECT_EQ(test, fake_used(dev), 1);
+	tc_route(dev, dmb->idx, 1, NULL);
+	KUNIT_EXPECT_EQ(test, b->irq_calls, 2);
+
+	b->free_on_remove = false;
+	tc_unregister(b);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_UNREGISTER_DMB], 1);
+	KUNIT_EXPECT_EQ(test, fake_used(dev), 0);
+	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(dev, dmb, &b->client),
+			-ENOENT);
 }
 
 static int attach(struct ism_dev *dev, struct test_client *tc, u64 token)
@@ -265,6 +334,8 @@ static void ism_contract_getters(struct kunit *test)
 static struct kunit_case ism_contract_cases[] = {
 	KUNIT_CASE(ism_contract_remove_dev_waits_alone),
 	KUNIT_CASE(ism_contract_add_dev_refuses),
+	KUNIT_CASE(ism_contract_start_dev),
+	KUNIT_CASE(ism_contract_dmb_owner_only),
 	KUNIT_CASE(ism_contract_attach_double_detach),
 	KUNIT_CASE(ism_contract_attach_other_client),
 	KUNIT_CASE(ism_contract_attach_client_leaves),

@@ -79,7 +79,7 @@ static void ism_dmb_register_driver_error(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fake->calls[OP_REGISTER_DMB], 1);
 
 	/* Nothing recorded, not even at the index the structure held. */
-	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(dev, dmb), -ENOENT);
+	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(dev, dmb, &a->client), -ENOENT);
 	tc_route(dev, dmb->idx, 1, NULL);
 	KUNIT_EXPECT_EQ(test, a->irq_calls, 0);
 	KUNIT_EXPECT_EQ(test, fake->calls[OP_UNREGISTER_DMB], 0);
@@ -153,6 +153,7 @@ static void ism_dmb_register_idx_in_use(struct kunit *test)
 static void ism_dmb_unregister_bad_args(struct kunit *test)
 {
 	struct test_client *a = tc_new(test, 0);
+	struct test_client *b = tc_new(test, 1);
 	struct ism_dev *dev = td_new(test, &fake_ops_min);
 	struct fake_dev *fake = to_fake(dev);
 	struct ism_dmb *dmb = &a->dmbs[0].dmb;
@@ -168,19 +169,29 @@ static void ism_dmb_unregister_bad_args(struct kunit *test)
 	KUNIT_EXPECT_NE(test, dmb->token, stale.token);
 
 	before = fake_total_calls(dev);
-	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(NULL, dmb), -EINVAL);
-	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(dev, NULL), -EINVAL);
-	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(dev, &stale), -ENOENT);
+	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(NULL, dmb, &a->client),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(dev, NULL, &a->client),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(dev, dmb, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(dev, &stale, &a->client),
+			-ENOENT);
+	/* Token and index right, but another client's DMB. */
+	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(dev, dmb, &b->client),
+			-ENOENT);
 
 	bad = *dmb;
 	bad.idx = dmb->idx + 1;
 	bad.token = FAKE_TOKEN_BASE + 1000;
-	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(dev, &bad), -ENOENT);
+	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(dev, &bad, &a->client),
+			-ENOENT);
 	bad = *dmb;
 	bad.idx = FAKE_MAX_DMBS;
-	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(dev, &bad), -ENOENT);
+	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(dev, &bad, &a->client),
+			-ENOENT);
 	bad.idx = U32_MAX;
-	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(dev, &bad), -ENOENT);
+	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(dev, &bad, &a->client),
+			-ENOENT);
 	KUNIT_EXPECT_EQ(test, fake_total_calls(dev), before);
 
 	/* The DMB is still registered and still a's. */
@@ -189,7 +200,8 @@ static void ism_dmb_unregister_bad_args(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a->irq_calls, 1);
 
 	KUNIT_EXPECT_EQ(test, tc_dmb_unregister(a, 0), 0);
-	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(dev, dmb), -ENOENT);
+	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(dev, dmb, &a->client),
+			-ENOENT);
 	KUNIT_EXPECT_EQ(test, fake->calls[OP_UNREGISTER_DMB], 2);
 	KUNIT_EXPECT_EQ(test, fake->unreg_unknown, 0);
 	KUNIT_EXPECT_EQ(test, fake_used(dev), 0);

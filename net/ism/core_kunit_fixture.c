@@ -46,7 +46,7 @@ int tc_dmb_unregister(struct test_client *tc, unsigned int n)
 	struct test_dmb *td = &tc->dmbs[n];
 
 	td->live = false;
-	return ism_unregister_dmb(td->dev, &td->dmb);
+	return ism_unregister_dmb(td->dev, &td->dmb, &tc->client);
 }
 
 void tc_route(struct ism_dev *dev, unsigned int idx, u16 mask,
@@ -93,6 +93,21 @@ static int tc_add_dev(unsigned int n, struct ism_dev *dev)
 	return tc->add_err;
 }
 
+static void tc_start_dev(unsigned int n, struct ism_dev *dev)
+{
+	struct test_ctx *ctx = test_cur;
+	struct test_client *tc;
+	int d;
+
+	d = ctx ? test_dev_index(ctx, dev) : -1;
+	if (d < 0)
+		return;
+	tc = &ctx->clients[n];
+	tc->start_calls[d]++;
+	if (tc->route_on_start && tc->dmb_on_add && !tc->add_dmb_ret)
+		tc_route(dev, tc->dmbs[0].dmb.idx, 1, NULL);
+}
+
 static void tc_remove_dev(unsigned int n, struct ism_dev *dev)
 {
 	struct test_ctx *ctx = test_cur;
@@ -106,6 +121,8 @@ static void tc_remove_dev(unsigned int n, struct ism_dev *dev)
 		return;
 	tc = &ctx->clients[n];
 	tc->remove_calls[d]++;
+	if (tc->remove_calls[d] > tc->start_calls[d])
+		tc->remove_unstarted++;
 	complete(&tc->remove_entered);
 	if (tc->remove_blocks)
 		wait_for_completion(&tc->remove_release);
@@ -164,6 +181,10 @@ static int tc##n##_add_dev(struct ism_dev *dev)			\
 {									\
 	return tc_add_dev(tc##n##_idx, dev);				\
 }									\
+static void tc##n##_start_dev(struct ism_dev *dev)			\
+{									\
+	tc_start_dev(tc##n##_idx, dev);					\
+}									\
 static void tc##n##_remove_dev(struct ism_dev *dev)			\
 {									\
 	tc_remove_dev(tc##n##_idx, dev);				\
@@ -192,6 +213,7 @@ DEFINE_TC_CALLBACKS(9)
 
 #define TC_TEMPLATE(n) {						\
 	.add_dev = tc##n##_add_dev,					\
+	.start_dev = tc##n##_start_dev,					\
 	.remove_dev = tc##n##_remove_dev,				\
 	.handle_irq = tc##n##_handle_irq,				\
 	.handle_event = tc##n##_handle_event,				\

@@ -171,22 +171,35 @@ static void ism_helpers_priv(struct kunit *test)
 {
 	struct test_client *a = tc_new(test, 0);
 	struct test_client *b = tc_new(test, 1);
+	struct test_client *c = tc_get(test, 2);
 	struct ism_dev *d0 = td_new(test, &fake_ops_min);
 	struct ism_dev *d1 = td_new(test, &fake_ops_min);
-	int tag[4];
+	int tag[5];
 
 	KUNIT_EXPECT_NULL(test, a->priv_at_add[0]);
 	KUNIT_EXPECT_NULL(test, ism_get_priv(d0, &a->client));
 	KUNIT_EXPECT_NULL(test, ism_get_priv(d1, &b->client));
 
-	ism_set_priv(d0, &a->client, &tag[0]);
-	ism_set_priv(d0, &b->client, &tag[1]);
-	ism_set_priv(d1, &a->client, &tag[2]);
-	ism_set_priv(d1, &b->client, &tag[3]);
+	KUNIT_EXPECT_EQ(test, ism_set_priv(d0, &a->client, &tag[0]), 0);
+	KUNIT_EXPECT_EQ(test, ism_set_priv(d0, &b->client, &tag[1]), 0);
+	KUNIT_EXPECT_EQ(test, ism_set_priv(d1, &a->client, &tag[2]), 0);
+	KUNIT_EXPECT_EQ(test, ism_set_priv(d1, &b->client, &tag[3]), 0);
 	KUNIT_EXPECT_PTR_EQ(test, ism_get_priv(d0, &a->client), &tag[0]);
 	KUNIT_EXPECT_PTR_EQ(test, ism_get_priv(d0, &b->client), &tag[1]);
 	KUNIT_EXPECT_PTR_EQ(test, ism_get_priv(d1, &a->client), &tag[2]);
 	KUNIT_EXPECT_PTR_EQ(test, ism_get_priv(d1, &b->client), &tag[3]);
+
+	/* A client that is not registered has no slot: its id (here a's
+	 * slot) reads and writes nothing.
+	 */
+	c->client.id = a->client.id;
+	KUNIT_EXPECT_NULL(test, ism_get_priv(d0, &c->client));
+	KUNIT_EXPECT_EQ(test, ism_set_priv(d0, &c->client, &tag[4]), -EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, ism_get_priv(d0, &a->client), &tag[0]);
+	KUNIT_EXPECT_EQ(test, ism_set_priv(NULL, &a->client, &tag[4]),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ism_set_priv(d0, NULL, &tag[4]), -EINVAL);
+	KUNIT_EXPECT_NULL(test, ism_get_priv(d0, NULL));
 
 	/* Detached and added again, a starts from NULL; b keeps its own. */
 	tc_unregister(a);

@@ -360,8 +360,10 @@ static void nl_stats_count(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, STAT(stats, DMBS_REGISTERED), 1);
 	KUNIT_EXPECT_EQ(test, STAT(stats, DMBS_UNREGISTERED), 0);
 
-	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(dev, &dmb), 0);
-	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(dev, &dmb), -ENOENT);
+	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(dev, &dmb, &nl_test_client),
+			0);
+	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(dev, &dmb, &nl_test_client),
+			-ENOENT);
 	dmb.len = 0;
 	KUNIT_EXPECT_EQ(test, ism_register_dmb(dev, &dmb, &nl_test_client),
 			-EINVAL);
@@ -413,7 +415,8 @@ static void nl_dmb_space(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dmbs, 1);
 	KUNIT_EXPECT_EQ(test, STAT(stats, ERR_NOSPC), 1);
 	KUNIT_EXPECT_EQ(test, STAT(stats, DMBS_REGISTERED), 1);
-	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(dev, &dmb), 0);
+	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(dev, &dmb, &nl_test_client),
+			0);
 }
 
 static void nl_stats_reset(struct kunit *test)
@@ -446,7 +449,8 @@ static void nl_stats_reset(struct kunit *test)
 				    NULL), 0);
 	nl_dev_read(test, dev, stats, &dmbs);
 	KUNIT_EXPECT_EQ(test, STAT(stats, MOVES), 0);
-	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(dev, &dmb), 0);
+	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(dev, &dmb, &nl_test_client),
+			0);
 }
 
 static struct kunit_case nl_request_cases[] = {

@@ -116,9 +116,9 @@ static bool ism_ops_valid(const struct ism_device_ops *ops)
  * @dev: device from ism_dev_alloc() with GID, max_dmb_len, max_dmbs and
  *	name set
  *
- * Adds the device to sysfs and calls every registered client's add_dev.
- * Process context; takes the registry mutex briefly and the device's
- * clients_mutex across the add_dev calls.
+ * Adds the device to sysfs and calls every registered client's add_dev
+ * (and start_dev). Process context; takes the registry mutex briefly and
+ * the device's clients_mutex across the add_dev and start_dev calls.
  *
  * Return: 0; -EINVAL if a mandatory op is missing, only one of attach_dmb
  * and detach_dmb is set, the name is unset or not a valid name (at most

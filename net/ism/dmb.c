@@ -46,14 +46,8 @@ static void ism_dmb_no_room(struct ism_dev *dev, u32 len)
  * client's irqs for @dev: a DMB that a worker of the client registers
  * while its remove_dev runs cannot outlive the detach.
  *
- * Return: 0; -EINVAL for a NULL argument, an unregistered client, or a
- * length of 0 or above the device's max_dmb_len; -ENODEV if the client was
- * not added to @dev or its detach from @dev has begun (also when @dev is
- * being removed); -ENOMEM; -EIO if the device returned an index it already
- * uses or one not below max_dmbs, or a dma_addr of 0 (a driver bug: SMC
- * 6.1 never frees such a DMB); or the device's error (-ENOSPC when all
- * indexes or all its DMB space are in use: counted in err-nospc and
- * logged, rate-limited, with the device's use).
+ * Return: 0, or an error of its entry in "Client errors"
+ * (include/linux/ism.h).
  */
 int ism_register_dmb(struct ism_dev *dev, struct ism_dmb *dmb,
 		     struct ism_client *client)
@@ -131,24 +125,27 @@ static int ism_release_dmb(struct ism_dev *dev, struct ism_dmb_rec *rec)
  * ism_unregister_dmb() - unregister a DMB
  * @dev: device the DMB was registered on
  * @dmb: the DMB; only token and idx are read
+ * @client: the DMB's owner, the client it was registered for
  *
- * Process context; may sleep. The core forgets the DMB even if the device
- * reports an error freeing it.
+ * Only the owner unregisters a DMB: another client that knows its token
+ * and index (a writer that attached it learns both) cannot. Works until
+ * the owner's remove_dev for @dev returns. Process context; may sleep.
+ * The core forgets the DMB even if the device reports an error freeing it.
  *
- * Return: 0; -EINVAL for a NULL argument; -ENOENT if no DMB with this token
- * and index is registered on @dev (a stale token, a second unregister, an
- * index out of range); or the device's error.
+ * Return: 0, or an error of its entry in "Client errors"
+ * (include/linux/ism.h).
  */
-int ism_unregister_dmb(struct ism_dev *dev, struct ism_dmb *dmb)
+int ism_unregister_dmb(struct ism_dev *dev, struct ism_dmb *dmb,
+		       struct ism_client *client)
 {
 	struct ism_dmb_rec *rec;
 
-	if (!dev || !dmb)
+	if (!dev || !dmb || !client)
 		return -EINVAL;
 
 	xa_lock(&dev->dmbs);
 	rec = xa_load(&dev->dmbs, dmb->idx);
-	if (!rec || rec->dmb.token != dmb->token) {
+	if (!rec || rec->dmb.token != dmb->token || rec->client != client) {
 		xa_unlock(&dev->dmbs);
 		ism_stat_add(dev, ISM_STAT_ATTR_ERR_TOKEN, 1);
 		trace_ism_dmb_unregister(dev, dmb->token, dmb->idx, -ENOENT);

@@ -28,8 +28,8 @@ static int ism_count_error(struct ism_dev *dev, int ret)
  * A device reaches its own GID; a loopback device reaches only itself.
  * Process context.
  *
- * Return: 0 if the peer is reachable; -EINVAL for NULL arguments; else the
- * device's negative errno.
+ * Return: 0 if the peer is reachable, or an error of its entry in "Client errors"
+ * (include/linux/ism.h).
  */
 int ism_query_remote_gid(struct ism_dev *dev, const uuid_t *rgid,
 			 u32 vid_valid, u32 vid)
@@ -55,11 +55,8 @@ EXPORT_SYMBOL_NS_GPL(ism_query_remote_gid, ISM);
  * has with a peer over a failed write must know the peer from its own
  * records. Any context but hard irq; does not sleep.
  *
- * Return: 0; -EINVAL for a NULL argument; -EOPNOTSUPP if the device cannot
- * tell (its peers are trusted, or it has only itself); -ENOENT if @token
- * names no peer present now (one that went away was reported to the
- * clients with an %ISM_EVT_GID event); -ENODEV if the device is leaving;
- * or the device's error.
+ * Return: 0, or an error of its entry in "Client errors"
+ * (include/linux/ism.h).
  */
 int ism_dmb_owner(struct ism_dev *dev, u64 token, uuid_t *gid)
 {
@@ -81,8 +78,8 @@ EXPORT_SYMBOL_NS_GPL(ism_dmb_owner, ISM);
  *
  * Process or softirq context.
  *
- * Return: 0; -EINVAL for NULL arguments; -EOPNOTSUPP if the device has no
- * software events; or the device's error.
+ * Return: 0, or an error of its entry in "Client errors"
+ * (include/linux/ism.h).
  */
 int ism_signal_event(struct ism_dev *dev, const uuid_t *rgid,
 		     u32 trigger_irq, u32 event_code, u64 info)
@@ -125,8 +122,8 @@ static int ism_vlan_op(struct ism_dev *dev, u64 vlan_id, bool join)
  * Joins are not counted: a VLAN joined twice is left by one
  * ism_del_vlan_id(). Process context; may sleep.
  *
- * Return: 0; -EINVAL for a NULL device; -EOPNOTSUPP if the device has no
- * VLAN support; or the device's error.
+ * Return: 0, or an error of its entry in "Client errors"
+ * (include/linux/ism.h).
  */
 int ism_add_vlan_id(struct ism_dev *dev, u64 vlan_id)
 {
@@ -156,8 +153,8 @@ EXPORT_SYMBOL_NS_GPL(ism_del_vlan_id, ISM);
  *
  * Only PCI-ISM functions have this mode. Process context; may sleep.
  *
- * Return: 0; -EINVAL for a NULL device; -EOPNOTSUPP if the device has no
- * such mode; or the device's error.
+ * Return: 0, or an error of its entry in "Client errors"
+ * (include/linux/ism.h).
  */
 int ism_set_vlan_required(struct ism_dev *dev, bool required)
 {

@@ -3,8 +3,8 @@
  *
  * Locks, outermost first:
  *
- * - dev->clients_mutex, one per device: serialises the add_dev and
- *   remove_dev calls for the device and the changes of its added and
+ * - dev->clients_mutex, one per device: serialises the add_dev, start_dev
+ *   and remove_dev calls for the device and the changes of its added and
  *   refused bits and client slots. It is held across those callbacks,
  *   which may wait as long as their own users make them (SMC waits for
  *   applications to close their sockets), so it is never taken with a

@@ -51,7 +51,8 @@ static int ism_smcd_unregister_dmb(struct smcd_dev *smcd,
 		.idx = dmb->sba_idx,
 	};
 
-	return ism_unregister_dmb(ism_smcd_of(smcd)->ism, &ism_dmb);
+	return ism_unregister_dmb(ism_smcd_of(smcd)->ism, &ism_dmb,
+				  &ism_smcd_client);
 }
 
 /* SMC 6.1 calls these under its device spinlock with interrupts off, while

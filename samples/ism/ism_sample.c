@@ -32,9 +32,8 @@
 #define SAMPLE_DMB_LEN		4096
 /* The dmbe bit the write sets: the writer's choice, below ISM_DMBE_BITS. */
 #define SAMPLE_DMBE_BIT		3
-/* How many times, and how long each time, to wait for the signal. */
-#define SAMPLE_TRIES		3
-#define SAMPLE_WAIT_MS		1000
+/* How long to wait for the signal. */
+#define SAMPLE_WAIT_MS		3000
 
 /* 13 bytes, with the NUL. */
 static const char sample_msg[] = "hello, world";
@@ -43,7 +42,7 @@ static const char sample_msg[] = "hello, world";
  * struct sample_dev - the sample's state for one device
  * @dev: the device
  * @dmb: the DMB registered on it
- * @work: writes into @dmb once add_dev has returned
+ * @work: writes into @dmb, queued by start_dev
  * @wait: where @work waits for the signal
  * @signals: signals for @dmb that sample_handle_irq() counted
  * @stopping: remove_dev has begun: @work waits no more
@@ -65,11 +64,13 @@ static bool sample_signalled(struct sample_dev *sd)
 }
 
 /*
- * Process context (the system workqueue), between add_dev and remove_dev.
+ * Process context (the system workqueue), between start_dev and
+ * remove_dev.
  *
- * Why not write from add_dev: the core calls a client's handle_irq for a
- * device only once its add_dev has returned 0, and a signal that comes
- * earlier is lost. The data would be there, the signal not.
+ * Why not write from add_dev, or from work queued there: the core calls a
+ * client's handle_irq for a device only once its add_dev has returned 0,
+ * and a signal that comes earlier is lost. The data would be there, the
+ * signal not. start_dev runs once handle_irq does.
  *
  * Why wait: ism_move_data() is synchronous for the data, which is in the
  * DMB when it returns 0. On the loopback device the signal has also been
@@ -77,35 +78,27 @@ static bool sample_signalled(struct sample_dev *sd)
  * returns; another device may interrupt later, from its own interrupt
  * handler. So the sample does not read its counter right away but waits
  * for the signal.
- *
- * Why signal again: this work may start before the core has finished
- * with add_dev and published the client for the device; then that first
- * signal is lost. The data is in place, so a write of zero bytes with the
- * signal flag set is enough: it only signals.
  */
 static void sample_work(struct work_struct *work)
 {
 	struct sample_dev *sd = container_of(work, struct sample_dev, work);
-	unsigned int tries = 0, size = sizeof(sample_msg);
+	unsigned int size = sizeof(sample_msg);
 	struct ism_dev *dev = sd->dev;
 	int signals, ret;
 
-	do {
-		/*
-		 * The token names the DMB to its writer, here this device
-		 * itself. idx is the dmbe bit to set (0 to 15), not the
-		 * DMB's index.
-		 */
-		ret = ism_move_data(dev, sd->dmb.token, SAMPLE_DMBE_BIT, true,
-				    0, sample_msg, tries ? 0 : size);
-		if (ret) {
-			pr_warn("%s: write into the DMB failed: %d\n",
-				ism_dev_name(dev), ret);
-			return;
-		}
-		wait_event_timeout(sd->wait, sample_signalled(sd),
-				   msecs_to_jiffies(SAMPLE_WAIT_MS));
-	} while (!sample_signalled(sd) && ++tries < SAMPLE_TRIES);
+	/*
+	 * The token names the DMB to its writer, here this device itself.
+	 * idx is the dmbe bit to set (0 to 15), not the DMB's index.
+	 */
+	ret = ism_move_data(dev, sd->dmb.token, SAMPLE_DMBE_BIT, true, 0,
+			    sample_msg, size);
+	if (ret) {
+		pr_warn("%s: write into the DMB failed: %d\n",
+			ism_dev_name(dev), ret);
+		return;
+	}
+	wait_event_timeout(sd->wait, sample_signalled(sd),
+			   msecs_to_jiffies(SAMPLE_WAIT_MS));
 
 	/* The receiving side: the message is in the DMB we own. */
 	if (memcmp(sd->dmb.cpu_addr, sample_msg, size))
@@ -158,8 +151,18 @@ static int sample_add_dev(struct ism_dev *dev)
 	}
 	/* Set before returning: handle_irq may run as soon as we return. */
 	ism_set_priv(dev, &sample_client, sd);
-	schedule_work(&sd->work);
 	return 0;
+}
+
+/*
+ * Same context as add_dev, called once add_dev has returned 0 and
+ * handle_irq runs for @dev: a signal sent from now on is not lost.
+ */
+static void sample_start_dev(struct ism_dev *dev)
+{
+	struct sample_dev *sd = ism_get_priv(dev, &sample_client);
+
+	schedule_work(&sd->work);
 }
 
 /*
@@ -174,7 +177,7 @@ static void sample_remove_dev(struct ism_dev *dev)
 	WRITE_ONCE(sd->stopping, true);
 	wake_up(&sd->wait);
 	cancel_work_sync(&sd->work);
-	ism_unregister_dmb(dev, &sd->dmb);
+	ism_unregister_dmb(dev, &sd->dmb, &sample_client);
 	ism_set_priv(dev, &sample_client, NULL);
 	kfree(sd);
 }
@@ -199,6 +202,7 @@ static void sample_handle_irq(struct ism_dev *dev, unsigned int idx,
 static struct ism_client sample_client = {
 	.name = KBUILD_MODNAME,
 	.add_dev = sample_add_dev,
+	.start_dev = sample_start_dev,
 	.remove_dev = sample_remove_dev,
 	.handle_irq = sample_handle_irq,
 };

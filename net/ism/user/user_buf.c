@@ -170,7 +170,7 @@ int ism_user_register(struct ism_user_ctx *ctx, struct ism_user_dmb *req)
 	 */
 	ret = xa_insert(&ctx->udev->by_idx, buf->dmb.idx, buf, GFP_KERNEL);
 	if (ret) {
-		ism_unregister_dmb(ism, &buf->dmb);
+		ism_unregister_dmb(ism, &buf->dmb, &ism_user_client);
 		ret = ret == -EBUSY ? -EIO : ret;
 		goto del;
 	}
@@ -267,7 +267,7 @@ static void ism_user_buf_release(struct ism_user_ctx *ctx,
 		ism_detach_dmb(ism, buf->dmb.token, &ism_user_client);
 	} else {
 		xa_erase(&ctx->udev->by_idx, buf->dmb.idx);
-		ism_unregister_dmb(ism, &buf->dmb);
+		ism_unregister_dmb(ism, &buf->dmb, &ism_user_client);
 	}
 }
 

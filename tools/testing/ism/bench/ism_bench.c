@@ -151,7 +151,7 @@ static int bench_throughput(const void *src, void *dst)
 		ism.token = dmb.token;
 		ret = bench_compare_ps(&mem, &ism, src, sizes[i], &mem_ps,
 				       &ism_ps);
-		ism_unregister_dmb(bench_dev, &dmb);
+		ism_unregister_dmb(bench_dev, &dmb, &bench_client);
 		if (ret)
 			return ret;
 		/* bytes per picosecond times 10^6 is MB/s */
@@ -177,7 +177,7 @@ static int bench_pair_ns(u64 *best)
 			ret = bench_register(&dmb, SZ_4K);
 			if (ret)
 				return ret;
-			ism_unregister_dmb(bench_dev, &dmb);
+			ism_unregister_dmb(bench_dev, &dmb, &bench_client);
 		}
 		*best = min(*best, div64_u64(ktime_get_ns() - start, BENCH_PAIRS));
 		cond_resched();
@@ -225,7 +225,7 @@ static int bench_registration(void)
 		pr_info("ism_bench: %10u %14llu %8s\n", live, ns, ratio);
 	}
 	while (live)
-		ism_unregister_dmb(bench_dev, &dmbs[--live]);
+		ism_unregister_dmb(bench_dev, &dmbs[--live], &bench_client);
 out:
 	kvfree(dmbs);
 	return ret;
@@ -245,7 +245,7 @@ static int bench_small_call(const void *src, void *dst)
 		return ret;
 	ism.token = dmb.token;
 	ret = bench_compare_ps(&mem, &ism, src, 8, &mem_ps, &ism_ps);
-	ism_unregister_dmb(bench_dev, &dmb);
+	ism_unregister_dmb(bench_dev, &dmb, &bench_client);
 	if (ret)
 		return ret;
 

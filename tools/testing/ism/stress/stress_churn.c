@@ -62,7 +62,7 @@ static void st_churn_remove(struct ism_dev *dev)
 	if (st_churn_round % ST_CHURN_LEFT == 1) {
 		st_count(ST_CLIENT_DMBS_LEFT);
 	} else {
-		ret = ism_unregister_dmb(dev, &cd->dmb);
+		ret = ism_unregister_dmb(dev, &cd->dmb, &st_churn_client);
 		if (ret)
 			st_unexpected_err("churn client unregister", ret);
 	}

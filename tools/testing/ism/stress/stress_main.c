@@ -171,7 +171,7 @@ static int st_add_dev(struct ism_dev *dev)
 
 void st_free_dmb(struct st_dev *sd, struct st_dmb *sdmb)
 {
-	int ret = ism_unregister_dmb(sd->dev, &sdmb->dmb);
+	int ret = ism_unregister_dmb(sd->dev, &sdmb->dmb, &st_client);
 
 	if (ret)
 		st_unexpected_err("unregister", ret);
@@ -291,7 +291,7 @@ static void st_check_devs(void)
 					    PAGE_SIZE - 1, &byte, 1);
 			if (ret || *(u8 *)(dmb.cpu_addr + PAGE_SIZE - 1) != byte)
 				st_fail("a write after the storm", ret);
-			ret = ism_unregister_dmb(sd->dev, &dmb);
+			ret = ism_unregister_dmb(sd->dev, &dmb, &st_client);
 		}
 		if (ret)
 			st_fail("a DMB after the storm", ret);

@@ -81,7 +81,7 @@ static struct ism_client tclient;
 static void tclient_unregister_dmbs(struct tclient_dev *td)
 {
 	while (td->nr)
-		ism_unregister_dmb(td->dev, &td->dmb[--td->nr]);
+		ism_unregister_dmb(td->dev, &td->dmb[--td->nr], &tclient);
 }
 
 /* Process context, under the device's client lock. */
