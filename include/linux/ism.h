@@ -182,9 +182,9 @@ struct ism_client {
  *   dma_addr of 0 (a driver bug); on PCI-ISM, the function refused.
  * ism_unregister_dmb()
  *   -ENOENT: the client has no DMB of this token and index on the device
- *   (a stale token, a second unregister, another client's DMB). The
- *   device's error: PCI-ISM's -EIO (the function refused; the core has
- *   forgotten the DMB, the function's slot stays taken).
+ *   (a stale token, a second unregister, another client's DMB). -ENODEV:
+ *   as above. The device's error: PCI-ISM's -EIO (the function refused).
+ *   After a device error the core has forgotten the DMB all the same.
  * ism_attach_dmb()
  *   -EINVAL: client not registered. -EOPNOTSUPP: the device cannot attach
  *   (ism_dev_can_attach()). -ENODEV: as above. -ENOENT: no DMB of this
@@ -215,8 +215,8 @@ struct ism_client {
  *   for ism_query_remote_gid(). -ENODEV: as above. PCI-ISM: -EINVAL, -EIO.
  * ism_add_vlan_id(), ism_del_vlan_id(), ism_set_vlan_required()
  *   -EOPNOTSUPP: the device has no VLANs, or (set_vlan_required) no such
- *   mode: only PCI-ISM has it. The device's error: PCI-ISM's -EINVAL (an
- *   id above 4095) and -EIO.
+ *   mode: only PCI-ISM has it. -ENODEV: as above. The device's error:
+ *   PCI-ISM's -EINVAL (an id above 4095) and -EIO.
  * ism_set_priv()
  *   -EINVAL: client not registered.
  */
