@@ -152,8 +152,9 @@ struct ism_client {
  * DOC: Client errors
  *
  * Every client helper that returns an int returns 0 or a negative errno
- * from this list, and changes nothing when it fails (ism_unregister_dmb()
- * with a device error excepted: the core forgets the DMB anyway). Common
+ * from this list, and changes nothing when it fails, but for a device's
+ * error from ism_unregister_dmb() or ism_detach_dmb(): the core forgets
+ * its record anyway (for detach that is a driver bug, logged). Common
  * to all, and not repeated: -EINVAL for a NULL pointer argument. "The
  * device's error" is what the driver's op returned; the devices of this
  * tree are named where they add one.
@@ -194,6 +195,7 @@ struct ism_client {
  *   -EOPNOTSUPP: as for attaching. -ENOENT: the client holds no
  *   attachment of this token on the device (never attached, detached
  *   already, attached by another client, or the client is not registered).
+ *   The device's error: none of this tree's devices returns one.
  * ism_move_data()
  *   -ENOENT: no DMB of this token, including one its owner unregistered
  *   while the writer is still attached. -EINVAL: a range outside the DMB,
