@@ -17,8 +17,6 @@
 #include "../../lib/nl/nl.h"
 #include "../../include/compiler.h"
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-
 /* ---- ism_fault.c ---- */
 
 /* Print "ism_fault: @what: " and errno's text on stderr, exit 1. */
