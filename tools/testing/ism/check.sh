@@ -7,9 +7,9 @@
 # once: KUnit and e2e tests in the debug VMs, and one after the other the
 # e2e tests on Debian's stock 6.1 kernel, the W=1 + sparse build and the
 # KUnit suites on the 6.12 test kernel, the e2e tests on Debian's stock
-# 6.12 and a virtual ISM region
-# between stock 6.1 and 6.12 guests (mixed.sh); alongside, checkpatch,
-# kernel-doc, htmldocs and the tools' unit tests; after the debug VMs,
+# 6.12 and a virtual ISM region between stock 6.1 and 6.12 guests
+# (mixed.sh); alongside, checkpatch, kernel-doc, htmldocs and the tools'
+# unit tests; after the debug VMs,
 # the two-guest tests of the virtual ISM (pair.sh), its KUnit suites
 # between two devices of one region (ivshm-kunit.sh), then its
 # three-guest test (trio.sh). Ends with one line "N passed, N failed";
