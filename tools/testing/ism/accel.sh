@@ -74,15 +74,18 @@ start=$(date +%s)
 ISM_ACCEL_CHOSEN=kvm ISM_VM_TIMEOUT=$limit ISM_VM_MEM=256 \
 	"$ISM_TESTDIR/run-vm.sh" "$kernel" "$initrd" "$probe_log" ism.mode=probe 2>/dev/null &
 vm=$!
-silent=0
+# Seconds counted in sleeps, not read off the clock: date's whole
+# seconds can make "1 s" last a hair, less than QEMU needs to start.
+silent=0 waited=0
 while kill -0 $vm 2>/dev/null; do
-	if [ $(($(date +%s) - start)) -ge "$quiet" ] && ! grep -q '[^[:space:]]' "$probe_log"; then
+	if [ $waited -ge "$quiet" ] && ! grep -q '[^[:space:]]' "$probe_log"; then
 		# run-vm.sh's timeout passes the signal on to QEMU.
 		pkill -TERM -P $vm
 		silent=1
 		break
 	fi
 	sleep 1
+	waited=$((waited + 1))
 done
 wait $vm
 took=$(($(date +%s) - start))
