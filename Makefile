@@ -106,7 +106,7 @@ clean:
 	rm -rf build
 
 # DKMS's recipe, from the Kbuild files (make lint checks it is current).
-dkms.conf: Kbuild $(wildcard */*/Kbuild) scripts/ism-modules.mk \
+dkms.conf: Kbuild $(shell find net drivers -name Kbuild) scripts/ism-modules.mk \
 		scripts/gen-dkms-conf.sh
 	scripts/gen-dkms-conf.sh
 
@@ -138,7 +138,7 @@ check-vms:
 lint:
 	@$(TESTDIR)/check.sh lint
 
-# KUnit and e2e tests in the debug VM only; SUITE=GLOB picks KUnit modules.
+# KUnit and e2e tests in the debug VM only; SUITE=GLOB or FOLDER picks KUnit modules.
 kunit:
 	@SUITE='$(SUITE)' $(TESTDIR)/vmtest.sh test
 
@@ -211,8 +211,9 @@ help:
 	@echo '                        (MODE=doorbell or plain: one mode only)'
 	@echo 'make lint               W=1 + sparse build, checkpatch, kernel-doc, htmldocs'
 	@echo 'make htmldocs           render Documentation/ into build/htmldocs/html'
-	@echo 'make kunit [SUITE=GLOB] KUnit + e2e tests in the debug VM'
-	@echo 'make vm [SUITE=GLOB]    shell in the debug VM, modules loaded'
+	@echo 'make kunit [SUITE=S]    KUnit + e2e tests in the debug VM; S: KUnit modules'
+	@echo '                        (a glob: ism_lo) or a folder (drivers/ism/lo)'
+	@echo 'make vm [SUITE=S]       shell in the debug VM, modules loaded'
 	@echo 'make stock              modules and e2e tests on the Debian stock kernel'
 	@echo 'make pair [MODE=plain]  two debug VMs on a virtual ISM region, SMC-D between'
 	@echo 'make trio               three debug VMs: a paused guest loses its slot, forges tokens'

@@ -5,9 +5,9 @@
  * The configuration is "key = value" lines; '#' starts a comment. A
  * region is sized either by "size" or by what it must hold: "guests",
  * "connections" per guest and SMC's "buffer" size. The capacity is
- * counted as the guests' driver allocates (drivers/ism/ivshm_dmb.c): a
- * buffer of 2^n bytes is aligned in the region to 2^n, in the data area
- * of its owner's partition.
+ * counted as the guests' driver allocates (drivers/ism/ivshm/ivshm_dmb.c):
+ * a buffer of 2^n bytes is aligned in the region to 2^n, in the data
+ * area of its owner's partition.
  */
 #include <ctype.h>
 #include <errno.h>

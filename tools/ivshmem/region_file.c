@@ -3,10 +3,10 @@
  * ism-region: the region's file (region_file.h).
  *
  * Formatting follows the guests' own (ivshm_format() in
- * drivers/ism/ivshm_layout.c): the magic is written last, so a guest that
- * probes meanwhile sees no header rather than half of one. The old
- * contents are dropped by punching a hole over the whole file, which a
- * QEMU that still maps it sees as zeroes, never as a SIGBUS.
+ * drivers/ism/ivshm/ivshm_layout.c): the magic is written last, so a
+ * guest that probes meanwhile sees no header rather than half of one.
+ * The old contents are dropped by punching a hole over the whole file,
+ * which a QEMU that still maps it sees as zeroes, never as a SIGBUS.
  */
 #define _GNU_SOURCE
 #include <endian.h>

@@ -3,8 +3,8 @@
  * Virtual ISM over QEMU's ivshmem: the layout of the shared region,
  * version 1. Documentation/networking/ism-ivshm.rst ("The region layout")
  * describes it for readers of the region; this header is its definition,
- * shared by the guests' driver (drivers/ism/ivshm_layout.[ch]) and the
- * host's tools (ism-region), so that both compute the same geometry.
+ * shared by the guests' driver (drivers/ism/ivshm/ivshm_layout.[ch]) and
+ * the host's tools (ism-region), so that both compute the same geometry.
  *
  * Every guest of a region (a peer) owns one slot of the peer table and one
  * partition. Only the owner allocates in its partition, so no two guests

@@ -11,7 +11,7 @@
 #include <linux/ism.h>
 #include <linux/string.h>
 
-#include "ism_netlink.h"
+#include "../ism_netlink.h"
 #include "core_kunit.h"
 
 #define BI_LEN		8192

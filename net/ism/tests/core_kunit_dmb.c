@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Suite ism_core_dmb: DMB registration and ownership in the ISM core,
- * through its public API, on the fake device of core_kunit.h.
+ * through its public API, on the fake device of fake_dev.h.
  */
 #include <linux/module.h>
 #include <linux/uuid.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The fixture of the ISM core's KUnit suites (see core_kunit.h): the test
- * clients and the context of a case. The fake device is in core_kunit_fake.c.
+ * clients and the context of a case. The fake device is in fake_dev.c.
  */
 #include <linux/device.h>
 #include <linux/irqflags.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Suite ism_core_helpers: the ISM core's client helpers, on the fake
- * device of core_kunit.h.
+ * device of fake_dev.h.
  */
 #include <linux/module.h>
 #include <linux/uuid.h>

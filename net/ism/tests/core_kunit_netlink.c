@@ -13,8 +13,8 @@
 #include <linux/module.h>
 #include <net/genetlink.h>
 
-#include "ism_core.h"
-#include "ism_netlink.h"
+#include "../ism_core.h"
+#include "../ism_netlink.h"
 #include "core_kunit.h"
 
 #define NL_TEST_DEV	"kunit-nl0"

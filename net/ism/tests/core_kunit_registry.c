@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Suite ism_core_registry: the device and client registries of the ISM
- * core, through its public API, on the fake device of core_kunit.h.
+ * core, through its public API, on the fake device of fake_dev.h.
  *
  * The slot exhaustion test expects no other ISM client to be registered.
  */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Suite ism_core_route: the ISM core's routing of interrupts and events to
- * clients, on the fake device of core_kunit.h.
+ * clients, on the fake device of fake_dev.h.
  */
 #include <linux/module.h>
 #include <linux/uuid.h>

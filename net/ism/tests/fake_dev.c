@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fake device of the ISM core's KUnit suites (see core_kunit.h): its
- * ops, which count calls and record arguments, and the fake loopback
- * devices made through ISM_CMD_DEV_NEW of type FAKE_TYPE.
+ * The fake ISM device of the KUnit suites (fake_dev.h): its ops, which
+ * count calls and record arguments, and the fake loopback devices made
+ * through ISM_CMD_DEV_NEW of type FAKE_TYPE.
  */
 #include <linux/device.h>
 #include <linux/module.h>
@@ -11,7 +11,7 @@
 #include <linux/string.h>
 #include <linux/uuid.h>
 
-#include "core_kunit.h"
+#include "fake_dev.h"
 
 /* Numbers the fake devices' names and token bases. */
 atomic_t fake_seq = ATOMIC_INIT(0);

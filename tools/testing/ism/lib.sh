@@ -162,6 +162,27 @@ our_modules() {
 	find "$1" -name '*.ko' | sort
 }
 
+# suite_glob SUITE: SUITE as ism-load -k takes it. A folder of the tree
+# (drivers/ism/lo, net/ism) stands for the KUnit modules its tests/
+# folders build, comma-separated; anything else is a glob already.
+suite_glob() {
+	case $1 in
+	*/*) ;;
+	*) echo "$1"; return 0 ;;
+	esac
+	if [ ! -d "$ISM_SRC/$1" ]; then
+		log "SUITE=$1: no such folder in $ISM_SRC"
+		return 1
+	fi
+	_sg=$(find "$ISM_SRC/$1" -path '*/tests/Kbuild' -exec sed -n \
+		's/^obj-m += \(.*_kunit\)\.o$/\1/p' {} + | sort | paste -sd ,)
+	if [ -z "$_sg" ]; then
+		log "SUITE=$1: no KUnit module under it (a tests/ folder's Kbuild)"
+		return 1
+	fi
+	echo "$_sg"
+}
+
 # sample_result OUT WHAT: record whether build-modules.sh built
 # samples/ism/ism_sample.ko under OUT, out of tree against WHAT, with no
 # diagnostic in OUT/sample.log.

@@ -22,7 +22,7 @@
 #    the kernel's own parser, one line per suite, and any kernel report
 #    (KASAN, lockdep, UBSAN, kmemleak, BUG, WARNING, ...) fails; every
 #    KUnit module built must have been loaded (ism_pci_kunit as soon as
-#    drivers/ism builds it).
+#    drivers/ism/pci builds it).
 # Ends with "N passed, N failed"; exits 1 on any failure. Everything
 # goes under $ISM_BUILD/s390x: results, build/ (the modules' build and
 # its logs), vm.log (the console).

@@ -3,7 +3,8 @@
 #
 # vmtest.sh test|shell: boot the debug test kernel with our modules (see
 # init for the modes) and judge the console log.
-# SUITE=GLOB loads only the matching KUnit modules. ISM_APPEND adds
+# SUITE=GLOB loads only the matching KUnit modules; SUITE=FOLDER
+# (drivers/ism/lo) those built in its tests/ folders. ISM_APPEND adds
 # kernel arguments, e.g. module parameters (ism_lo.max_dmbs=100).
 # ISM_REUSE_BUILD=1 uses the modules already in $ISM_BUILD/debug (make
 # check's lint build). ISM_SHARDS=N (test mode, all suites and e2e tests)
@@ -22,6 +23,9 @@ case ${ISM_SHARDS:-1} in
 	log "vmtest: ISM_SHARDS must be a number from 1, not '${ISM_SHARDS:-}'"
 	exit 1 ;;
 esac
+if [ -n "${SUITE:-}" ]; then
+	SUITE=$(suite_glob "$SUITE") || exit 1
+fi
 qemu_accel || exit 1
 ksrc || exit 1
 series=${ISM_SERIES:-${ISM_KERNEL_SERIES%% *}}

@@ -10,7 +10,7 @@
 
 #include <kunit/test.h>
 
-#include "ivshm_layout.h"
+#include "../ivshm_layout.h"
 
 /* The smallest region of 8 peers with 64 DMBs each, and some slack. */
 #define IVSHM_TEST_SIZE		(4U << 20)

@@ -13,7 +13,7 @@
 #include <linux/kernel_stat.h>
 #include <linux/string.h>
 
-#include "ism_ivshm.h"
+#include "../ism_ivshm.h"
 #include "ivshm_kunit.h"
 #include "ivshm_kunit_peers.h"
 

@@ -16,7 +16,7 @@
 #include <linux/string.h>
 #include <linux/uuid.h>
 
-#include "ism_ivshm.h"
+#include "../ism_ivshm.h"
 #include "ivshm_kunit.h"
 #include "ivshm_kunit_peers.h"
 

@@ -8,8 +8,8 @@
 #include <linux/random.h>
 #include <linux/string.h>
 
-#include "../../net/smc/ism_smcd.h"
-#include "ism_ivshm.h"
+#include "../../../../net/smc/ism_smcd.h"
+#include "../ism_ivshm.h"
 #include "ivshm_kunit.h"
 #include "ivshm_kunit_peers.h"
 

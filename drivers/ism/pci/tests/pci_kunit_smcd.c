@@ -10,7 +10,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "../../net/smc/ism_smcd.h"
+#include "../../../../net/smc/ism_smcd.h"
 #include "pci_kunit.h"
 
 static struct smcd_dev *ism_pci_smcd_of(struct kunit *test,

@@ -20,7 +20,7 @@
 #include <linux/list.h>
 #include <linux/spinlock.h>
 
-#include "ism_pci.h"
+#include "../ism_pci.h"
 
 #define ISM_MODEL_RC_REFUSED	0x0001
 #define ISM_MODEL_RC_UNKNOWN	0x0002

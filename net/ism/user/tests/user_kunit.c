@@ -13,8 +13,8 @@
 #include <linux/module.h>
 #include <linux/sched.h>
 
-#include "../core_kunit.h"
-#include "ism_user.h"
+#include "../../tests/fake_dev.h"
+#include "../ism_user.h"
 
 /**
  * struct user_test - what a case has
