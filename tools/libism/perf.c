@@ -295,16 +295,23 @@ uint64_t perf_now_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-/* Until the word at @off of our DMB is at least @want. */
+/*
+ * Until the word at @off of our DMB is at least @want. A peer that
+ * leaves ends the wait only after the word is read once more: its last
+ * write comes before its leaving, often in the same batch of events.
+ * A device that goes ends it at once: our DMB's mapping is revoked.
+ */
 int perf_wait_word(struct perf_link *l, uint32_t off, uint64_t want)
 {
 	const uint64_t *w = (uint64_t *)((char *)l->mine.addr + off);
 	uint64_t now, deadline = perf_now_ns() + l->timeout_ms * 1000000ULL;
 	struct ism_user_event ev[8];
 	unsigned long spins = 0;
-	int i, n;
+	int i, n, gone = 0;
 
 	while (__atomic_load_n(w, __ATOMIC_ACQUIRE) < want) {
+		if (gone)
+			return -ENOTCONN;
 		now = perf_now_ns();
 		if (l->busy) {
 			if (++spins % 4096 || now < deadline)
@@ -319,12 +326,13 @@ int perf_wait_word(struct perf_link *l, uint32_t off, uint64_t want)
 		n = ism_wait(l->ism, ev, 8, (deadline - now) / 1000000 + 1);
 		if (n < 0)
 			return n;
-		for (i = 0; i < n; i++)
-			if (ev[i].type == ISM_USER_EVENT_DEVICE_GONE ||
-			    ev[i].type == ISM_USER_EVENT_PEER_GONE ||
-			    (ev[i].type == ISM_USER_EVENT_DMB_GONE &&
-			     ev[i].token == l->token))
+		for (i = 0; i < n; i++) {
+			if (ev[i].type == ISM_USER_EVENT_DEVICE_GONE)
 				return -ENOTCONN;
+			gone |= ev[i].type == ISM_USER_EVENT_PEER_GONE ||
+				(ev[i].type == ISM_USER_EVENT_DMB_GONE &&
+				 ev[i].token == l->token);
+		}
 	}
 	return 0;
 }

@@ -2,9 +2,11 @@
 /*
  * libism_test: what of libism needs no ISM device: GIDs as text, the
  * exchange of struct ism_peer and its refusals, the TCP rendezvous and
- * its failures, ism_open() of what is no device. KTAP, then a line
- * "# N passed, N failed"; exit status 0 if every case passed. The device calls are tested in the debug VM
- * (tools/testing/selftests/ism/user-api.sh).
+ * its failures, ism_open() of what is no device; and how ism_lat's and
+ * ism_bw's wait (perf.c) takes a peer's leaving, on a scripted
+ * ism_wait() (linked with --wrap=ism_wait). KTAP, then a line
+ * "# N passed, N failed"; exit status 0 if every case passed. The device
+ * calls are tested in the debug VM (tools/testing/selftests/ism/user-api.sh).
  */
 #include <errno.h>
 #include <signal.h>
@@ -15,6 +17,7 @@
 #include <sys/wait.h>
 
 #include "libism.h"
+#include "perf.h"
 
 static int tests, failed;
 
@@ -175,6 +178,81 @@ static void test_open(void)
 	ism_close(ism);
 }
 
+/* perf_wait_word()'s ism_wait(): each call runs the next step. */
+struct wait_step {
+	uint64_t word;		/* what the peer wrote into our DMB by then */
+	int nev;
+	struct ism_user_event ev[2];
+};
+
+static const struct wait_step *steps;
+static int nsteps, step_calls;
+static uint64_t wait_dmb[PERF_HDR / sizeof(uint64_t)];
+
+int __wrap_ism_wait(struct ism *ism, struct ism_user_event *ev, int max,
+		    int timeout_ms)
+{
+	const struct wait_step *st;
+
+	(void)ism;
+	(void)timeout_ms;
+	if (step_calls >= nsteps)
+		return -EIO;	/* the wait went on after the script */
+	st = &steps[step_calls++];
+	__atomic_store_n(&wait_dmb[0], st->word, __ATOMIC_RELEASE);
+	memcpy(ev, st->ev, sizeof(*ev) * (st->nev < max ? st->nev : max));
+	return st->nev;
+}
+
+/* Runs perf_wait_word() for the word 1 on @n steps; its result. */
+static int wait_on(const struct wait_step *script, int n)
+{
+	struct perf_link l = {
+		.mine = { .addr = wait_dmb },
+		.token = 0x1234,
+		.timeout_ms = 1000,
+	};
+
+	steps = script;
+	nsteps = n;
+	step_calls = 0;
+	wait_dmb[0] = 0;
+	return perf_wait_word(&l, 0, 1);
+}
+
+static void test_perf_wait(void)
+{
+	/* read() gives the queued events before the signals. */
+	static const struct wait_step last_write[] = {
+		{ 1, 2, { { .type = ISM_USER_EVENT_DMB_GONE, .token = 0x1234 },
+			  { .type = ISM_USER_EVENT_SIGNAL } } },
+	};
+	static const struct wait_step peer_gone[] = {
+		{ 0, 1, { { .type = ISM_USER_EVENT_PEER_GONE } } },
+	};
+	static const struct wait_step device_gone[] = {
+		{ 1, 1, { { .type = ISM_USER_EVENT_DEVICE_GONE } } },
+	};
+	static const struct wait_step other_dmb[] = {
+		{ 0, 1, { { .type = ISM_USER_EVENT_DMB_GONE, .token = 0x99 } } },
+		{ 1, 1, { { .type = ISM_USER_EVENT_SIGNAL } } },
+	};
+	int ret;
+
+	ret = wait_on(last_write, 1);
+	check(ret == 0 && step_calls == 1,
+	      "perf wait: the peer's last write and its DMB_GONE in one read: done");
+	ret = wait_on(peer_gone, 1);
+	check(ret == -ENOTCONN && step_calls == 1,
+	      "perf wait: PEER_GONE without the word: -ENOTCONN at once");
+	ret = wait_on(device_gone, 1);
+	check(ret == -ENOTCONN,
+	      "perf wait: DEVICE_GONE: -ENOTCONN, the revoked DMB not read again");
+	ret = wait_on(other_dmb, 2);
+	check(ret == 0 && step_calls == 2,
+	      "perf wait: DMB_GONE of another token: waits on");
+}
+
 int main(void)
 {
 	printf("TAP version 13\n");
@@ -182,6 +260,7 @@ int main(void)
 	test_exchange();
 	test_rendezvous();
 	test_open();
+	test_perf_wait();
 	printf("1..%d\n", tests);
 	printf("# %d passed, %d failed\n", tests - failed, failed);
 	return failed ? 1 : 0;

@@ -184,7 +184,7 @@ step "tools: unit tests"
 tool_check tools/ism ismctl "ismctl bash completion, JSON escaping"
 tool_check tools/lib/nl nl "netlink attribute checks (nl_attr_parse_policy)"
 tool_check tools/ivshmem ivshmem "ism-region; ivshmem server against QEMU's protocol"
-tool_check tools/libism libism "libism: GIDs, the peers' exchange, the rendezvous"
+tool_check tools/libism libism "libism: GIDs, the peers' exchange, the rendezvous, ism_lat's wait"
 
 step "KUnit and e2e tests on the debug kernel"
 if [ -n "$debug_pid" ]; then
