@@ -192,7 +192,7 @@ static uint32_t perf_params(const struct perf_opts *o)
 	uint32_t h = 2166136261U;	/* FNV-1a */
 	size_t i;
 
-	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(v); i++)
 		h = (h ^ (uint32_t)(v[i] ^ v[i] >> 32)) * 16777619U;
 	return h;
 }

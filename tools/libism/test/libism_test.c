@@ -54,7 +54,7 @@ static void test_gid(void)
 	check(!ism_gid_parse("01234567-89AB-CDEF-FEDC-BA9876543210", back) &&
 	      !memcmp(back, g, sizeof(g)), "ism_gid_parse: upper case");
 	memset(back, 0x77, sizeof(back));
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
 		all &= ism_gid_parse(bad[i], back) == -EINVAL;
 	check(all && back[0] == 0x77,
 	      "ism_gid_parse: -EINVAL for 7 malformed GIDs, nothing written");

@@ -51,6 +51,42 @@ else
 	rc=1
 fi
 
+# suite_folders: every KUnit module the build made lives in a tests/
+# folder, and make kunit SUITE=FOLDER (suite_glob) names it for the
+# folder above; a folder without suites, or outside the tree, is refused
+# and a glob passes as it is.
+suite_folders() {
+	_n=0
+	for _k in $(our_modules "$out/src" | grep '_kunit\.ko$'); do
+		_rel=${_k#"$out/src/"}
+		case $_rel in
+		*/tests/*) ;;
+		*) echo "$_rel: a KUnit module outside a tests/ folder"; return 1 ;;
+		esac
+		_m=${_k##*/}
+		_m=${_m%.ko}
+		case ,$(suite_glob "${_rel%%/tests/*}" 2>&1), in
+		*,"$_m",*) _n=$((_n + 1)) ;;
+		*) echo "SUITE=${_rel%%/tests/*} does not name $_m"; return 1 ;;
+		esac
+	done
+	[ "$_n" -gt 0 ] || { echo "no KUnit module built in $out/src"; return 1; }
+	for _bad in net/smc no/such/folder; do
+		if suite_glob "$_bad" >/dev/null 2>&1; then
+			echo "SUITE=$_bad accepted"
+			return 1
+		fi
+	done
+	[ "$(suite_glob 'ism_lo*')" = 'ism_lo*' ] || { echo "a glob changed"; return 1; }
+	echo "$_n KUnit modules"
+}
+if _sf=$(suite_folders); then
+	result ok "lint: KUnit modules in tests/ folders, make kunit SUITE=FOLDER names them" "$_sf"
+else
+	result fail "lint: KUnit modules in tests/ folders, make kunit SUITE=FOLDER names them" "$_sf"
+	rc=1
+fi
+
 # The client and driver API is in symbol namespace ISM: every export of
 # ism_core but the tracepoint's (which have no namespace form in 6.1) and
 # the KUnit-only ones.
