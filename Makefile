@@ -129,9 +129,12 @@ check-s390x:
 check-deb:
 	@$(TESTDIR)/deb-test.sh
 
-# SMC-D between two libvirt guests (Debian 12, our packages, the host's
-# region unit) in both modes, with lifecycle checks; the figures' table
-# goes to the results file. CI runs it after check-deb.
+# The virtual ISM device between guests: the debug kernel's two-guest
+# (both modes) and three-guest tests, with their attacks; then SMC-D
+# between two libvirt guests (Debian 12, our packages, the host's region
+# unit) in both modes, with lifecycle checks; the figures' table goes to
+# the results file. MODE=doorbell or plain: one mode. CI runs it after
+# check-deb.
 check-vms:
 	@$(TESTDIR)/record.sh 'make check-vms' '^check-vms, ' $(TESTDIR)/vms-test.sh $(MODE)
 
@@ -202,12 +205,14 @@ help:
 	@echo 'make clean              remove build products and build/'
 	@echo 'make deb                ism-dkms and ism-tools (.deb) in build/deb, lintian'
 	@echo 'make dkms.conf          regenerate dkms.conf from the Kbuild files'
-	@echo 'make check              the whole test; prints "N passed, N failed"'
+	@echo 'make check              the test of one VM at a time, builds, lint, and the'
+	@echo '                        packages; prints "N passed, N failed"'
 	@echo 'make check-s390x        modules cross-built for s390x (W=1, sparse), KUnit'
 	@echo '                        suites big-endian in qemu-system-s390x'
 	@echo 'make check-deb          make deb, then install, DKMS, boot with SMC-D, upgrade'
 	@echo '                        and purge in a Debian 12 root'
-	@echo 'make check-vms          SMC-D between two libvirt guests from our packages'
+	@echo 'make check-vms          make pair (both modes), make trio, then SMC-D between'
+	@echo '                        two libvirt guests from our packages'
 	@echo '                        (MODE=doorbell or plain: one mode only)'
 	@echo 'make lint               W=1 + sparse build, checkpatch, kernel-doc, htmldocs'
 	@echo 'make htmldocs           render Documentation/ into build/htmldocs/html'

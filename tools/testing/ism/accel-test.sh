@@ -122,8 +122,8 @@ run_vm() {
 	env FAKE_QEMU=boots "$@" "$ISM_TESTDIR/run-vm.sh" "$tmp/vmlinuz" \
 		"$tmp/initrd" "$tmp/log" ism.mode=test 2>/dev/null
 }
-check "run-vm under TCG: -cpu max, ism.accel=tcg" eval \
-	"run_vm ISM_ACCEL_CHOSEN=tcg && grep -q 'accel=tcg -cpu max .*ism.accel=tcg ism.mode=test' '$tmp/args'"
+check "run-vm under TCG: -cpu max, qboot, ism.accel=tcg" eval \
+	"run_vm ISM_ACCEL_CHOSEN=tcg && grep -q 'accel=tcg -cpu max .*-bios qboot.rom .*ism.accel=tcg ism.mode=test' '$tmp/args'"
 check "run-vm reuses a KVM verdict without probing again" eval \
 	"run_vm ISM_ACCEL_CHOSEN=kvm ISM_KVM_DEV=$tmp/nokvm && grep -q 'accel=kvm -cpu host .*ism.mode=test' '$tmp/args'"
 check "run-vm decides again when ISM_QEMU_ACCEL contradicts the verdict" eval \

@@ -5,25 +5,26 @@
 # kernel from Debian's linux-source-SERIES (default: the first series of
 # scripts/kernel-series, 6.1; x86_64 also 6.12) with the kernel's own
 # scripts/kconfig/merge_config.sh: tinyconfig, then config fragments,
-# per architecture:
-# x86_64 (the default), the debug test kernel: the tree's
-#   kernel/configs/kvm_guest.config (a guest on QEMU's virtio devices),
-#   the selftests' config (what the tests need), and last what is only
-#   ours, kernel.config in this directory (the bug catchers, KUnit, a
-#   console), then the series' own, if any (kernel-6.12.config);
+# each only what its checks need, per architecture:
+# x86_64 (the default), the debug test kernel: the selftests' config
+#   (what the tests need), then ours in this directory: kernel.config
+#   (console basics, KUnit), debug.config (the bug catchers), x86.config
+#   (QEMU's q35 machine as our VMs have it), then the series' own, if
+#   any (kernel-6.12.config);
 # s390x (make check-s390x), cross-built with Debian's
-#   gcc-s390x-linux-gnu: the selftests' config, kernel.config, and last
-#   s390x.config (s390's console and PCI; what of kernel.config s390
-#   cannot have).
+#   gcc-s390x-linux-gnu: kernel.config and s390x.config (s390's console,
+#   PCI, SMC: the KUnit suites big-endian).
 # The tree is cached under ${ISM_CACHE:-$HOME/.cache/ism}, keyed by the
 # architecture, the source package version and a hash of the
-# fragments; one process builds it, others wait (TREE.lock). Prints the
-# tree's path.
+# fragments; one process builds it, others wait (TREE.lock). The
+# programs the build runs are kept in TREE/.ism-programs (exectrace.sh),
+# for each later run's check that deps.sh installs them (deps-root.sh).
+# Prints the tree's path.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 arch=${1:-x86_64}
-. "$here/../../../scripts/kernel-series"
+. "$here/lib.sh"
 series=${2:-${ISM_KERNEL_SERIES%% *}}
 case " $ISM_KERNEL_SERIES " in
 *" $series "*) ;;
@@ -33,23 +34,20 @@ case " $ISM_KERNEL_SERIES " in
 esac
 case $arch in
 x86_64)
-	# Ours, checked option by option below; the tree's is applied as it
-	# is. A series may add its own, kernel-SERIES.config, merged last.
-	frags="$here/../selftests/ism/config $here/kernel.config"
+	# A series may add its own, kernel-SERIES.config, merged last.
+	frags="$here/../selftests/ism/config $here/kernel.config $here/debug.config $here/x86.config"
 	[ ! -f "$here/kernel-$series.config" ] ||
 		frags="$frags $here/kernel-$series.config"
-	tree_frags="kernel/configs/kvm_guest.config"
 	# The cache key's prefix; x86's predates the other architectures.
 	name=linux
-	took="11 to 25 minutes"
+	took="5 to 15 minutes"
 	# kbuild's ARCH and CROSS_COMPILE.
 	set -- ARCH=x86_64 CROSS_COMPILE=
 	;;
 s390x)
-	frags="$here/../selftests/ism/config $here/kernel.config $here/s390x.config"
-	tree_frags=
+	frags="$here/kernel.config $here/s390x.config"
 	name=linux-s390x
-	took="12 to 30 minutes"
+	took="3 to 10 minutes"
 	set -- ARCH=s390 CROSS_COMPILE=s390x-linux-gnu-
 	;;
 *)
@@ -61,14 +59,24 @@ cache=${ISM_CACHE:-${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}/.cache/ism
 
 [ -r "$tarball" ] || { echo "build-kernel: $tarball missing (apt-get install linux-source-$series)" >&2; exit 1; }
 srcver=$(dpkg-query -W -f='${Version}' "linux-source-$series")
-# shellcheck disable=SC2086 # the lists are of paths without blanks
-fraghash=$( { echo $tree_frags; cat $frags; } | sha256sum | cut -c1-12)
+# shellcheck disable=SC2086 # a list of paths without blanks
+fraghash=$(cat $frags | sha256sum | cut -c1-12)
 tree="$cache/$name-$srcver-$fraghash"
 
-if [ -f "$tree/.ism-built" ]; then
+# built: the tree is built; what its build ran goes into this run's
+# check of the programs (programs_used)
+built() {
+	programs_used "$tree/.ism-programs"
 	echo "$tree"
 	exit 0
-fi
+}
+# cached: the tree was built, and its programs recorded where they can
+# be (as root); a tree built before they were is built again
+cached() {
+	[ -f "$tree/.ism-built" ] &&
+		{ [ -f "$tree/.ism-programs" ] || [ "$(id -u)" != 0 ]; }
+}
+! cached || built
 
 mkdir -p "$cache"
 # One build of a tree at a time: a second caller (make check-s390x while
@@ -76,13 +84,14 @@ mkdir -p "$cache"
 # takes its tree.
 exec 9>"$tree.lock"
 flock 9
-if [ -f "$tree/.ism-built" ]; then
-	echo "$tree"
-	exit 0
-fi
+! cached || built
 tmp="$tree.tmp.$$"
-trap 'rm -rf "$tmp"' EXIT
+trap '"$here/exectrace.sh" stop "$tmp.trace" 2>/dev/null; rm -rf "$tmp" "$tmp.trace"' EXIT
 mkdir -p "$tmp"
+# The programs the build runs, for deps-root.sh (as root only: ftrace).
+traced=
+[ "$(id -u)" != 0 ] || { "$here/exectrace.sh" start "$tmp.trace" $$ && traced=1; } ||
+	exit 1
 echo "build-kernel: building $arch test kernel $srcver ($fraghash) in $tree; this takes $took on 2 cores, depending on their load" >&2
 tar -C "$tmp" --strip-components=1 -xf "$tarball"
 log="$tmp/ism-build.log"
@@ -90,17 +99,16 @@ log="$tmp/ism-build.log"
 	cd "$tmp"
 	make "$@" tinyconfig
 	# shellcheck disable=SC2086
-	scripts/kconfig/merge_config.sh -m .config $tree_frags $frags
+	scripts/kconfig/merge_config.sh -m .config $frags
 	make "$@" olddefconfig
 ) >"$log" 2>&1 || { tail -n 40 "$log" >&2; exit 1; }
 
 # A fragment option whose dependencies are unmet is silently dropped by
-# Kconfig; refuse such a kernel rather than test with less than we asked
-# for. Not for the tree's fragment, written for every architecture
-# (kvm_guest.config sets S390_GUEST, and DRM_VIRTIO_GPU without DRM).
+# Kconfig, and one that something selects cannot be turned off; refuse
+# such a kernel rather than test with other options than we asked for.
 # An option is checked for the value its last fragment gives it, as
-# merge_config.sh applies them: "# CONFIG_X is not set" (s390x.config
-# over kernel.config) must leave it unset.
+# merge_config.sh applies them: "# CONFIG_X is not set"
+# (kernel-6.12.config over the selftests' config) must leave it unset.
 # shellcheck disable=SC2086
 missing=$(awk '/^CONFIG_/ { k = $0; sub(/=.*/, "", k) }
 	/^# CONFIG_[A-Za-z0-9_]+ is not set$/ { k = $2 }
@@ -125,8 +133,13 @@ if ! make -C "$tmp" "$@" -j"$(nproc)" bzImage modules >>"$log" 2>&1; then
 	tail -n 40 "$log" >&2
 	exit 1
 fi
+if [ -n "$traced" ]; then
+	"$here/exectrace.sh" stop "$tmp.trace" &&
+		cp "$tmp.trace/programs" "$tmp/.ism-programs" || exit 1
+	rm -rf "$tmp.trace"
+fi
 touch "$tmp/.ism-built"
 rm -rf "$tree"
 mv "$tmp" "$tree"
 trap - EXIT
-echo "$tree"
+built

@@ -4,7 +4,8 @@
 # build-modules.sh KDIR OUT [KBUILD-ARGS...]
 # Build our modules against KDIR from a fresh copy of the sources in
 # OUT/src, so builds for different kernels never share objects and
-# every warning is printed again. The log goes to OUT/build.log.
+# every warning is printed again. The log goes to OUT/build.log, what
+# they were built from to OUT/src.key (modules_current, lib.sh).
 # Then build samples/ism the way a user builds a client out of tree
 # (make -C samples/ism ISM_SRC=... KDIR=...), against OUT/src's
 # Module.symvers, always with W=1; its log goes to OUT/sample.log. A
@@ -49,4 +50,6 @@ if [ "$n" -eq 0 ]; then
 	log "build-modules: the build produced no module"
 	exit 1
 fi
+# What they were built from, for modules_current (lib.sh)
+modules_key "$kdir" >"$out/src.key"
 log "build-modules: $n modules"

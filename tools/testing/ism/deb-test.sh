@@ -53,6 +53,8 @@ mkdir -p "$ISM_BUILD"
 debroot_cleanup "$out/root" || exit 1
 rm -rf --one-file-system "$out"
 mkdir -p "$out"
+# Every program this run executes: deps.sh must install them all.
+programs_begin "$out/programs"
 
 # inroot CMD...: CMD in the test root
 inroot() {
@@ -417,4 +419,8 @@ nothing_left() {
 		! grep -rs 'ism' "$root/etc/modules-load.d" "$root/etc/modules"
 }
 check "deb: no DKMS tree, module or module-load entry left" nothing_left
+
+step "packages: every program this run executed, in a Debian 12 root with deps.sh's packages alone"
+programs_check "$out/programs" \
+	"deb: deps.sh installs every program make check-deb ran (a Debian 12 root with its list)"
 summary

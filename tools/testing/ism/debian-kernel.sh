@@ -48,15 +48,26 @@ fi
 	exit 1
 }
 root=${ISM_CACHE:-$HOME/.cache/ism}/debian-$ver
-if [ -f "$root/.ism-ok" ]; then
+# unpacked: the root is ready; what unpacking it ran goes into this
+# run's check of the programs (programs_used)
+unpacked() {
+	programs_used "$root/.ism-programs"
 	echo "$root $ver"
 	exit 0
-fi
+}
+# As root, a root unpacked before its programs were recorded is
+# unpacked again.
+[ ! -f "$root/.ism-ok" ] ||
+	{ [ ! -f "$root/.ism-programs" ] && [ "$(id -u)" = 0 ]; } || unpacked
 
 log "debian-kernel: unpacking Debian's $ver kernel and headers into $root"
 tmp=$root.tmp.$$
-trap 'rm -rf "$tmp"' EXIT
+trap '"$ISM_TESTDIR/exectrace.sh" stop "$tmp.trace" 2>/dev/null; rm -rf "$tmp" "$tmp.trace"' EXIT
 mkdir -p "$tmp/debs"
+# The programs it runs, for deps-root.sh (as root only: ftrace).
+traced=
+[ "$(id -u)" != 0 ] || { "$ISM_TESTDIR/exectrace.sh" start "$tmp.trace" $$ && traced=1; } ||
+	exit 1
 common=${ver%-amd64}-common
 kbuild=linux-kbuild-${ver%-amd64}
 # Into a directory that apt's unprivileged user _apt cannot write to: as
@@ -73,8 +84,13 @@ sed -i "s|^include /usr/src/|include $root/usr/src/|" \
 	"$tmp/usr/src/linux-headers-$ver/Makefile"
 # modules.dep and the rest, which the image's postinst would write.
 depmod -b "$tmp" "$ver"
+if [ -n "$traced" ]; then
+	"$ISM_TESTDIR/exectrace.sh" stop "$tmp.trace" &&
+		cp "$tmp.trace/programs" "$tmp/.ism-programs" || exit 1
+	rm -rf "$tmp.trace"
+fi
 touch "$tmp/.ism-ok"
 rm -rf "$root"
 mv "$tmp" "$root"
 trap - EXIT
-echo "$root $ver"
+unpacked

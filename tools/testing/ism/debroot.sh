@@ -10,13 +10,22 @@
 #	Print the path of a cached minbase root holding Debian's stock
 #	kernel (linux-image-amd64, with an initrd that mounts a virtio-blk
 #	ext4 root) and its headers, dkms with gcc and make, sockperf,
-#	iproute2, openssl, procps. Built on first use (debootstrap from the
-#	mirror the host's apt uses, ISM_DEBIAN_MIRROR and
-#	ISM_DEBIAN_SECURITY override it) under
-#	${ISM_CACHE:-$HOME/.cache/ism}, keyed by the host's
-#	linux-image-amd64 version, so that the root's kernel is the host's,
-#	and by a hash of the package list and _DEBROOT_REV, which is bumped
-#	when the root's tweaks change. Never write to it: overlay it.
+#	iproute2, openssl, procps. Built on first use under
+#	${ISM_CACHE:-$HOME/.cache/ism}, a copy of the one cached
+#	debootstrap --variant=minbase (from the mirror the host's apt uses,
+#	ISM_DEBIAN_MIRROR and ISM_DEBIAN_SECURITY override it), keyed by
+#	the host's linux-image-amd64 version, so that the root's kernel is
+#	the host's, and by a hash of the package list and _DEBROOT_REV,
+#	which is bumped when the root's tweaks change. Never write to it:
+#	overlay it.
+# debroot_tools PKGS
+#	Print the path of a cached copy of the same minbase with the
+#	packages PKGS installed as deps.sh installs them, and nothing else
+#	(deps-root.sh), keyed by a hash of PKGS. Read it only.
+# Every root keeps in ROOT/.ism-programs the programs its build ran on
+# the host (exectrace.sh), and registers it with programs_used (lib.sh)
+# whenever it is used: a run's check that deps.sh installs them all
+# sees them also when the root comes from the cache.
 # debroot_kver ROOT [SERIES]
 #	Print the newest kernel version in ROOT/boot of SERIES, by default
 #	the first series the modules build for (6.1, the kernel debootstrap
@@ -78,7 +87,7 @@
 
 # Bumped whenever what debroot_base does to the root changes, so that
 # the cached roots are rebuilt.
-_DEBROOT_REV=1
+_DEBROOT_REV=2
 _DEBROOT_SUITE=bookworm
 # initramfs-tools comes with linux-image-amd64; dkms pulls gcc and make.
 _DEBROOT_PKGS="systemd-sysv udev kmod linux-image-amd64 linux-headers-amd64
@@ -232,43 +241,82 @@ _debroot_discard() {
 	_debroot_umount "$1" && rm -rf --one-file-system "$1"
 }
 
-# _debroot_build BASE: build the root into a temporary directory and
-# rename it to BASE. A subshell, for its traps; callers serialise on
-# BASE.lock, held on fd 9.
-_debroot_build() (
-	base=$1
-	blog=$base.log
-	flock 9 || exit 1
-	# Built while this waited for the lock.
-	[ -f "$base/.debroot-ok" ] && exit 0
-	# The lock's holder is gone: what its build left is garbage.
-	for t in "$base".tmp.*; do
-		_debroot_discard "$t" || exit 1
-	done
-	tmp=$base.tmp.$$
-	trap '_debroot_discard "$tmp"' EXIT
-	trap 'exit 130' INT TERM HUP
+# _debroot_cached DIR: DIR is a finished root whose build was traced, or
+# else it is discarded
+_debroot_cached() {
+	[ -f "$1/.debroot-ok" ] && [ -f "$1/.ism-programs" ] && return 0
+	[ ! -e "$1" ] || _debroot_discard "$1"
+	return 1
+}
 
-	if ! command -v debootstrap >/dev/null || ! command -v mkfs.ext4 >/dev/null; then
-		log "debroot: installing debootstrap and e2fsprogs on the host"
-		apt-get install -y --no-install-recommends debootstrap e2fsprogs \
-			>&2 || exit 1
+# _debroot_start ROOT: begin a build of ROOT (a subshell of the caller,
+# which holds ROOT.lock on fd 9): its temporary directory in tmp, the
+# garbage of a build that died removed, the programs it runs recorded
+# (exectrace.sh), its log in blog. Returns 1 if ROOT was built while
+# this waited for the lock.
+_debroot_start() {
+	flock 9 || exit 1
+	_debroot_cached "$1" && return 1
+	for _dr_t in "$1".tmp.*; do
+		_debroot_discard "$_dr_t" || exit 1
+	done
+	tmp=$1.tmp.$$
+	blog=$1.log
+	: >"$blog"
+	trap '"$ISM_TESTDIR/exectrace.sh" stop "$tmp.trace" 2>/dev/null;
+		rm -rf "$tmp.trace"; _debroot_discard "$tmp"' EXIT
+	trap 'exit 130' INT TERM HUP
+	mypid
+	"$ISM_TESTDIR/exectrace.sh" start "$tmp.trace" "$mypid" || exit 1
+}
+
+# _debroot_fail WHAT: the build failed in WHAT; the end of its log
+_debroot_fail() {
+	log "debroot: $1 failed; the last lines of $blog:"
+	tail -n 30 "$blog" >&2
+	exit 1
+}
+
+# _debroot_finish ROOT [BASE]: the build in tmp done: the programs it
+# ran kept in ROOT/.ism-programs, with those that made BASE, the root it
+# was copied from; tmp renamed ROOT
+_debroot_finish() {
+	rm -f "$tmp/usr/sbin/policy-rc.d"
+	_debroot_umount "$tmp" || exit 1
+	"$ISM_TESTDIR/exectrace.sh" stop "$tmp.trace" || exit 1
+	sort -u "$tmp.trace/programs" ${2:+"$2/.ism-programs"} >"$tmp/.ism-programs" ||
+		exit 1
+	rm -rf "$tmp.trace"
+	touch "$tmp/.debroot-ok" || exit 1
+	_debroot_discard "$1" || exit 1
+	mv -T "$tmp" "$1" || exit 1
+	trap - EXIT
+}
+
+# _debroot_minbase: print the path of the cached debootstrap of the
+# minbase variant, with the archive's suites in its sources (the
+# host's mirrors), compressed package indexes and no fsync per file:
+# what every other root starts from, as a copy.
+_debroot_minbase() {
+	_dr_mb=${ISM_CACHE:-$HOME/.cache/ism}/debroot-$_DEBROOT_SUITE-minbase-$_DEBROOT_REV
+	if ! _debroot_cached "$_dr_mb"; then
+		mkdir -p "$(dirname "$_dr_mb")" &&
+			_debroot_build_minbase "$_dr_mb" 9>"$_dr_mb.lock" || return 1
 	fi
+	programs_used "$_dr_mb/.ism-programs"
+	echo "$_dr_mb"
+}
+
+_debroot_build_minbase() (
+	_debroot_start "$1" || exit 0
 	mirror=${ISM_DEBIAN_MIRROR:-$(_debroot_mirror $_DEBROOT_SUITE)}
 	mirror=${mirror:-http://deb.debian.org/debian}
 	security=${ISM_DEBIAN_SECURITY:-$(_debroot_mirror $_DEBROOT_SUITE-security)}
 	security=${security:-http://deb.debian.org/debian-security}
 	t0=$(date +%s)
-	: >"$blog"
-	fail() {
-		log "debroot: $1 failed; the last lines of $blog:"
-		tail -n 30 "$blog" >&2
-		exit 1
-	}
-	log "debroot: building a $_DEBROOT_SUITE root from $mirror in $base (4 to 15 minutes; log: $blog)"
+	log "debroot: debootstrap of $_DEBROOT_SUITE from $mirror in $1 (log: $blog)"
 	nice -n 10 debootstrap --variant=minbase --arch=amd64 --components=main \
-		$_DEBROOT_SUITE "$tmp" "$mirror" >>"$blog" 2>&1 || fail debootstrap
-	log "debroot: debootstrap took $(($(date +%s) - t0)) s"
+		$_DEBROOT_SUITE "$tmp" "$mirror" >>"$blog" 2>&1 || _debroot_fail debootstrap
 
 	# The suites the host's kernel comes from, updates and security
 	# included, so that linux-image-amd64 resolves to the same version.
@@ -298,20 +346,36 @@ _debroot_build() (
 	EOF
 	# No fsync per file: a test root is rebuilt, not recovered.
 	echo force-unsafe-io >"$tmp/etc/dpkg/dpkg.cfg.d/90debroot" || exit 1
-	# MODULES=most has them; named, so the initrd is sure to find the
-	# boot disk whatever initramfs.conf says. Ours, over the package's
-	# conffile: hence --force-confold.
-	mkdir -p "$tmp/etc/initramfs-tools" &&
-		printf '%s\n' virtio_pci virtio_blk ext4 \
-			>"$tmp/etc/initramfs-tools/modules" || exit 1
-	# A headless boot from the virtio disk; fstab before the kernel,
-	# whose initrd takes the root's fsck from it.
-	echo "/dev/vda / ext4 rw 0 1" >"$tmp/etc/fstab" &&
-	echo debroot >"$tmp/etc/hostname" &&
-	printf '127.0.0.1\tlocalhost\n127.0.1.1\tdebroot\n' >"$tmp/etc/hosts" ||
-		exit 1
+	_debroot_finish "$1"
+	log "debroot: $_DEBROOT_SUITE minbase in $(($(date +%s) - t0)) s"
+)
 
-	t1=$(date +%s)
+# _debroot_build ROOT KIND PKGS: ROOT, a copy of the minbase with PKGS
+# installed with apt; KIND boot: set up to boot (debroot_base), tools:
+# as it is (debroot_tools). A subshell, for its traps; callers
+# serialise on ROOT.lock, held on fd 9.
+_debroot_build() (
+	base=$1 kind=$2 pkgs=$3
+	minbase=$(_debroot_minbase) || exit 1
+	_debroot_start "$base" || exit 0
+	t0=$(date +%s)
+	log "debroot: building a $_DEBROOT_SUITE root ($kind) in $base (log: $blog)"
+	cp -a "$minbase" "$tmp" && rm -f "$tmp/.debroot-ok" "$tmp/.ism-programs" || exit 1
+	if [ "$kind" = boot ]; then
+		# MODULES=most has them; named, so the initrd is sure to find the
+		# boot disk whatever initramfs.conf says. Ours, over the package's
+		# conffile: hence --force-confold.
+		mkdir -p "$tmp/etc/initramfs-tools" &&
+			printf '%s\n' virtio_pci virtio_blk ext4 \
+				>"$tmp/etc/initramfs-tools/modules" || exit 1
+		# A headless boot from the virtio disk; fstab before the kernel,
+		# whose initrd takes the root's fsck from it.
+		echo "/dev/vda / ext4 rw 0 1" >"$tmp/etc/fstab" &&
+		echo debroot >"$tmp/etc/hostname" &&
+		printf '127.0.0.1\tlocalhost\n127.0.1.1\tdebroot\n' >"$tmp/etc/hosts" ||
+			exit 1
+	fi
+
 	# shellcheck disable=SC2086 # a list of package names
 	{
 		debroot_chroot "$tmp" apt-get update &&
@@ -319,37 +383,33 @@ _debroot_build() (
 		debroot_chroot "$tmp" nice -n 10 apt-get install -y \
 			--no-install-recommends \
 			-o Dpkg::Options::=--force-confdef \
-			-o Dpkg::Options::=--force-confold $_DEBROOT_PKGS
-	} >>"$blog" 2>&1 || fail "apt-get install"
-	log "debroot: installing the packages took $(($(date +%s) - t1)) s"
+			-o Dpkg::Options::=--force-confold $pkgs
+	} >>"$blog" 2>&1 || _debroot_fail "apt-get install"
+	log "debroot: installing the packages took $(($(date +%s) - t0)) s"
 
-	# shellcheck disable=SC2086 # a list of unit names
-	{
-		debroot_chroot "$tmp" systemctl set-default multi-user.target &&
-		debroot_chroot "$tmp" systemctl mask $_DEBROOT_MASK &&
-		debroot_chroot "$tmp" apt-get clean
-	} >>"$blog" 2>&1 || fail "setting up the root"
+	if [ "$kind" = boot ]; then
+		# shellcheck disable=SC2086 # a list of unit names
+		{
+			debroot_chroot "$tmp" systemctl set-default multi-user.target &&
+			debroot_chroot "$tmp" systemctl mask $_DEBROOT_MASK
+		} >>"$blog" 2>&1 || _debroot_fail "setting up the root"
 
-	kver=$(debroot_kver "$tmp") || fail "finding the kernel"
-	[ -f "$tmp/boot/initrd.img-$kver" ] || fail "the initrd for $kver"
-	debroot_chroot "$tmp" test -f "/lib/modules/$kver/build/Makefile" ||
-		fail "the headers for $kver"
-	mods=$(debroot_chroot "$tmp" lsinitramfs "/boot/initrd.img-$kver") ||
-		fail lsinitramfs
-	for m in virtio_blk ext4; do
-		echo "$mods" | grep -q "/$m\.ko" || fail "$m in the initrd"
-	done
-	host=$(stock_version "${ISM_KERNEL_SERIES%% *}") || host=
-	[ "$host" = "$kver" ] ||
-		log "debroot: warning: the root has kernel $kver, the host ${host:-none}; upgrade the host"
-
-	rm -f "$tmp/usr/sbin/policy-rc.d"
-	_debroot_umount "$tmp" || exit 1
-	touch "$tmp/.debroot-ok" || exit 1
-	_debroot_discard "$base" || exit 1
-	mv -T "$tmp" "$base" || exit 1
-	trap - EXIT
-	log "debroot: root with kernel $kver, $(du -sxh "$base" | cut -f1), built in $(($(date +%s) - t0)) s"
+		kver=$(debroot_kver "$tmp") || _debroot_fail "finding the kernel"
+		[ -f "$tmp/boot/initrd.img-$kver" ] || _debroot_fail "the initrd for $kver"
+		debroot_chroot "$tmp" test -f "/lib/modules/$kver/build/Makefile" ||
+			_debroot_fail "the headers for $kver"
+		mods=$(debroot_chroot "$tmp" lsinitramfs "/boot/initrd.img-$kver") ||
+			_debroot_fail lsinitramfs
+		for m in virtio_blk ext4; do
+			echo "$mods" | grep -q "/$m\.ko" || _debroot_fail "$m in the initrd"
+		done
+		host=$(stock_version "${ISM_KERNEL_SERIES%% *}") || host=
+		[ "$host" = "$kver" ] ||
+			log "debroot: warning: the root has kernel $kver, the host ${host:-none}; upgrade the host"
+	fi
+	debroot_chroot "$tmp" apt-get clean >>"$blog" 2>&1 || _debroot_fail "apt-get clean"
+	_debroot_finish "$base" "$minbase"
+	log "debroot: $kind root, $(du -sxh "$base" | cut -f1), built in $(($(date +%s) - t0)) s"
 )
 
 debroot_base() {
@@ -360,10 +420,24 @@ debroot_base() {
 	_dr_hash=$(printf '%s\n' "$_DEBROOT_REV" "$_DEBROOT_PKGS" "$_DEBROOT_MASK" |
 		sha256sum | cut -c1-12)
 	_dr_base=$_dr_cache/debroot-$_DEBROOT_SUITE-${_dr_hk:-none}-$_dr_hash
-	if [ ! -f "$_dr_base/.debroot-ok" ]; then
+	if ! _debroot_cached "$_dr_base"; then
 		mkdir -p "$_dr_cache" || return 1
-		_debroot_build "$_dr_base" 9>"$_dr_base.lock" || return 1
+		_debroot_build "$_dr_base" boot "$_DEBROOT_PKGS" 9>"$_dr_base.lock" ||
+			return 1
 	fi
+	programs_used "$_dr_base/.ism-programs"
+	echo "$_dr_base"
+}
+
+debroot_tools() {
+	_dr_cache=${ISM_CACHE:-$HOME/.cache/ism}
+	_dr_hash=$(printf '%s\n' "$_DEBROOT_REV" $1 | sort | sha256sum | cut -c1-12)
+	_dr_base=$_dr_cache/debroot-$_DEBROOT_SUITE-tools-$_dr_hash
+	if ! _debroot_cached "$_dr_base"; then
+		mkdir -p "$_dr_cache" || return 1
+		_debroot_build "$_dr_base" tools "$1" 9>"$_dr_base.lock" || return 1
+	fi
+	programs_used "$_dr_base/.ism-programs"
 	echo "$_dr_base"
 }
 

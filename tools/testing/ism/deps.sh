@@ -1,37 +1,64 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# deps.sh [s390x|deb|vms]: install the Debian packages that building and
-# testing the ISM layer needs. Installs only what is missing; as non-root,
-# prints the command. With deb, also what make deb and make check-deb
-# need: the packaging tools, lintian, debootstrap, pkgconf. With vms,
-# those and what make check-vms needs: libvirt's daemons and virsh, and
-# qemu-img. With s390x, also what
-# make check-s390x needs: the
-# cross compiler, qemu-system-s390x (in qemu-system-misc), and Debian's
-# busybox-static for s390x, which is unpacked into the cache
-# ($ISM_BUSYBOX_S390X, lib.sh), not installed: dpkg would replace the
-# host's busybox with it.
+# deps.sh [--list] [s390x|deb|vms|all]: install the Debian packages
+# that building and testing the ISM layer needs. Installs only what is
+# missing; as non-root, prints the command. With deb, also what make deb
+# and make check-deb need: the packaging tools, lintian, e2fsprogs,
+# pkgconf. With vms, those and what make check-vms needs: libvirt's
+# daemons and virsh, and qemu-img. With s390x, also what make
+# check-s390x needs: the cross compiler, qemu-system-s390x (in
+# qemu-system-misc), and Debian's busybox-static for s390x, which is
+# unpacked into the cache ($ISM_BUSYBOX_S390X, lib.sh), not installed:
+# dpkg would replace the host's busybox with it. all: everything
+# .ci/run's targets need. --list prints the packages, one a line, and
+# installs nothing: what deps-root.sh installs into a fresh Debian 12
+# root, where every program a run of the harness executed must be
+# found.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
+list=
+if [ "${1:-}" = --list ]; then
+	list=1
+	shift
+fi
+# make check: the builds (the test kernels, packed with lz4; our modules
+# against Debian's 6.1 and 6.12 headers, whose BTF needs pahole, in
+# dwarves; the kernel's scripts and make-deb.sh ask git), QEMU and what
+# the VMs' initramfs takes from the host, accel.sh's pkill (procps),
+# lint (sparse, Sphinx, YNL's Python), the tools' tests (jq), and
+# debootstrap for deps-root.sh's root.
 pkgs="linux-source-6.1 build-essential bc bison flex libelf-dev libssl-dev
-cpio gzip xz-utils qemu-system-x86 busybox-static sparse linux-headers-amd64
-linux-image-amd64 kmod python3 perl coreutils sockperf iperf3 jq
-python3-sphinx linux-source-6.12 python3-yaml python3-jsonschema"
+dwarves lz4 git cpio gzip xz-utils qemu-system-x86 busybox-static sparse
+linux-headers-amd64 linux-image-amd64 kmod procps python3 perl coreutils
+sockperf iperf3 jq python3-sphinx linux-source-6.12 python3-yaml
+python3-jsonschema debootstrap"
+deb="dpkg-dev debhelper dh-dkms txt2man lintian e2fsprogs openssl pkgconf"
+vms="libvirt-daemon-system libvirt-clients qemu-utils"
+s390x_pkgs="gcc-s390x-linux-gnu qemu-system-misc"
 s390x=
 case ${1:-} in
+'') ;;
 s390x)
 	s390x=1
-	pkgs="$pkgs gcc-s390x-linux-gnu qemu-system-misc"
+	pkgs="$pkgs $s390x_pkgs"
 	;;
-deb | vms)
-	pkgs="$pkgs dpkg-dev debhelper dh-dkms txt2man lintian debootstrap
-e2fsprogs openssl pkgconf"
-	[ "$1" = deb ] ||
-		pkgs="$pkgs libvirt-daemon-system libvirt-clients qemu-utils"
+deb) pkgs="$pkgs $deb" ;;
+vms) pkgs="$pkgs $deb $vms" ;;
+all)
+	s390x=1
+	pkgs="$pkgs $deb $vms $s390x_pkgs"
+	;;
+*)
+	log "deps: usage: deps.sh [--list] [s390x|deb|vms|all]"
+	exit 2
 	;;
 esac
+if [ -n "$list" ]; then
+	printf '%s\n' $pkgs
+	exit 0
+fi
 
 missing=
 for p in $pkgs; do

@@ -18,9 +18,9 @@ label="virtual ISM KUnit, two devices of one region"
 out=$ISM_BUILD/debug
 logs=$out/ivshm-kunit
 qemu_accel || exit 1
-ksrc || exit 1
+ksrc && ktree || exit 1
 mkdir -p "$logs"
-stage_initramfs "$ISM_KSRC" "$out" "$logs/modroot" "$logs/initramfs.cpio.gz" ||
+stage_initramfs "$ISM_KTREE" "$out" "$logs/modroot" "$logs/initramfs.cpio" ||
 	exit 1
 
 dir=$(mktemp -d /dev/shm/ism-kunit.XXXXXX)
@@ -28,7 +28,7 @@ trap 'rm -rf "$dir"' EXIT
 truncate -s 16M "$dir/region" "$dir/other"
 ISM_QEMU_ARGS="$(ivshmem_plain iv0 "$dir/region" 16M) $(ivshmem_plain iv1 "$dir/region" 16M) $(ivshmem_plain iv2 "$dir/other" 16M)" \
 	"$ISM_TESTDIR/run-vm.sh" \
-	"$ISM_KSRC/arch/x86/boot/bzImage" "$logs/initramfs.cpio.gz" \
+	"$ISM_KTREE/arch/x86/boot/bzImage" "$logs/initramfs.cpio" \
 	"$logs/vm.log" ism.mode=test ism.suite=ism_ivshm_kunit ism.e2e_only=ivshm-full \
 	ism_ivshm.format=1 ism_ivshm.format_peers=8 ism_ivshm_kunit.need_peers=1
 vm_rc=$?

@@ -8,6 +8,16 @@
 # CI may run without HOME; build-kernel.sh keeps its cache under it.
 : "${HOME:=$(getent passwd "$(id -u)" | cut -d: -f6)}"
 export HOME
+# Debian's programs, which deps.sh installs, and no others: not a Python
+# of pyenv's, nor anything in /usr/local, which would make a run depend
+# on what a machine happens to have (exectrace.sh, deps-root.sh). Set by
+# the first script of a run: a test may put its fakes first for the
+# scripts it starts (accel-test.sh).
+if [ -z "${ISM_PATH:-}" ]; then
+	ISM_PATH=/usr/sbin:/usr/bin:/sbin:/bin
+	PATH=$ISM_PATH
+	export ISM_PATH PATH
+fi
 
 ISM_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 ISM_ROOT=$(cd "$ISM_TESTDIR/../../.." && pwd)
@@ -46,6 +56,48 @@ ISM_BUSYBOX_S390X=${ISM_BUSYBOX_S390X:-${ISM_CACHE:-$HOME/.cache/ism}/busybox-s3
 
 log() {
 	echo "$*" >&2
+}
+
+# mypid: set mypid to the PID of the shell that runs it, which $$ is not
+# in a subshell (read is a builtin: /proc/self is this shell)
+mypid() {
+	read -r mypid _ </proc/self/stat
+}
+
+# programs_begin DIR: record in DIR the programs that this run (the
+# calling script, $$, and all it starts) executes (exectrace.sh), and
+# the lists of the cached artifacts it uses (programs_used), for
+# programs_check at its end
+programs_begin() {
+	rm -rf "$1"
+	mkdir -p "$1"
+	ISM_PROGRAMS_USED=$1/used
+	export ISM_PROGRAMS_USED
+	: >"$ISM_PROGRAMS_USED"
+	"$ISM_TESTDIR/exectrace.sh" start "$1/trace" $$ 2>"$1/why" || :
+}
+
+# programs_check DIR LABEL: end programs_begin's recording and record
+# whether every program it saw is installed by deps.sh's packages
+# (deps-root.sh)
+programs_check() {
+	if ! "$ISM_TESTDIR/exectrace.sh" stop "$1/trace" 2>>"$1/why"; then
+		result fail "$2" "no record of the programs run: $(paste -sd ' ' "$1/why")"
+		return 1
+	fi
+	# shellcheck disable=SC2046 # paths without blanks
+	"$ISM_TESTDIR/deps-root.sh" check "$2" "$1/trace/programs" \
+		$(sort -u "$ISM_PROGRAMS_USED")
+}
+
+# programs_used FILE: the programs a cached artifact's build ran
+# (exectrace.sh), FILE, go into the check of this run's programs
+# (deps-root.sh): its name appended to $ISM_PROGRAMS_USED, if set.
+# Cached, an artifact is not built again, but what its build needed
+# must still be installed by deps.sh.
+programs_used() {
+	[ -n "${ISM_PROGRAMS_USED:-}" ] || return 0
+	echo "$1" >>"$ISM_PROGRAMS_USED"
 }
 
 # step TEXT: announce a step of a run that began at $start (date +%s),
@@ -126,11 +178,35 @@ judge_vm() {
 	exit 1
 }
 
+# modules_key KDIR: what our modules built against KDIR come from: the
+# sources the module build reads (their contents, not their times) and
+# KDIR's kernel
+modules_key() {
+	{
+		echo "$1"
+		cat "$1/include/config/kernel.release" 2>/dev/null
+		# shellcheck disable=SC2046 # paths without blanks
+		(cd "$ISM_SRC" && tar --sort=name --mtime=@0 --owner=0 --group=0 \
+			--numeric-owner --exclude='*.o' --exclude='*.ko' \
+			--exclude='*.mod' --exclude='*.mod.c' --exclude='.*.cmd' \
+			--exclude=modules.order --exclude=Module.symvers -cf - \
+			Kbuild Makefile include net drivers samples scripts \
+			$(find tools -name Kbuild -exec dirname {} \;))
+	} | sha256sum | cut -d' ' -f1
+}
+
+# modules_current KDIR OUT: OUT holds our modules built against KDIR
+# from the sources as they are (build-modules.sh's OUT/src.key)
+modules_current() {
+	[ -f "$2/src.key" ] && [ "$(cat "$2/src.key")" = "$(modules_key "$1")" ]
+}
+
 # stage_initramfs TREE OUT MODROOT INITRD: the debug VM's initramfs for
 # TREE's kernel: our modules (built into OUT by build-modules.sh unless
-# ISM_REUSE_BUILD=1) installed in MODROOT, the tools and the selftests.
+# ISM_REUSE_BUILD=1 or they are current there) installed in MODROOT,
+# the tools and the selftests.
 stage_initramfs() {
-	if [ "${ISM_REUSE_BUILD:-0}" != 1 ]; then
+	if [ "${ISM_REUSE_BUILD:-0}" != 1 ] && ! modules_current "$1" "$2"; then
 		"$ISM_TESTDIR/build-modules.sh" "$1" "$2" || return 1
 	fi
 	_progs=$("$ISM_TESTDIR/tools.sh") || { log "building the tools failed"; return 1; }
@@ -199,12 +275,20 @@ sample_result() {
 	result ok "$tag"
 }
 
-# ISM_KSRC: the Linux 6.1 tree whose kselftest framework the VMs run the
-# selftests with (mkinitramfs.sh) and whose KUnit parser reads their
-# logs: build-kernel.sh's.
+# ISM_KSRC: the parts of the Linux 6.1 source whose kselftest framework
+# the VMs run the selftests with (mkinitramfs.sh) and whose KUnit parser
+# reads their logs (ksrc.sh): no kernel need be built for them.
 ksrc() {
-	ISM_KSRC=$("$ISM_TESTDIR/build-kernel.sh") || return 1
+	ISM_KSRC=$("$ISM_TESTDIR/ksrc.sh") || return 1
 	export ISM_KSRC
+}
+
+# ISM_KTREE: the debug test kernel of the first series, built
+# (build-kernel.sh), which the debug VMs boot with our modules built
+# against it
+ktree() {
+	ISM_KTREE=$("$ISM_TESTDIR/build-kernel.sh") || return 1
+	export ISM_KTREE
 }
 
 # stock_out SERIES: where stock.sh builds for and logs the stock kernel of

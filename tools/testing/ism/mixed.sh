@@ -28,7 +28,7 @@ qemu_accel && ksrc || exit 1
 kernel() {
 	"$ISM_TESTDIR/stock.sh" stage-vms || return 1
 	_k=$("$ISM_TESTDIR/debian-kernel.sh" "$ISM_SERIES") || return 1
-	eval "$1_initrd=\$(stock_out \"\$ISM_SERIES\")/vms-initramfs.cpio.gz"
+	eval "$1_initrd=\$(stock_out \"\$ISM_SERIES\")/vms-initramfs.cpio"
 	eval "$1_image=\${_k% *}/boot/vmlinuz-\${_k#* }"
 }
 ISM_SERIES=$first kernel a && ISM_SERIES=$last kernel b || {

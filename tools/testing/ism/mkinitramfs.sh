@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # mkinitramfs.sh OUT [MODROOT [PROG...]]
-# Make a gzipped newc initramfs OUT with busybox-static (and its applet
+# Make a newc initramfs OUT, not compressed (a debug guest under TCG
+# took ten seconds to unpack a gzipped one), with busybox-static (and its applet
 # links), our guest /init, the modules modstage.sh installed in the
 # directory MODROOT (copied to /) with kmod's modprobe, the selftests
 # (tools/testing/selftests, in /ism/src as in the repository; the ism
@@ -40,7 +41,7 @@ trap 'rm -rf "$stage"' EXIT
 pack() {
 	# mktemp -d made the root 0700: unprivileged test users must get in.
 	chmod 755 "$stage" "$stage/init"
-	(cd "$stage" && find . | sort | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$out"
+	(cd "$stage" && find . | sort | cpio -o -H newc -R 0:0 --quiet) >"$out"
 }
 
 mkdir -p "$stage/bin" "$stage/sbin" "$stage/usr/bin" "$stage/usr/sbin" \
@@ -81,9 +82,13 @@ install_prog() {
 	done
 }
 
+# The host's programs the guests run, besides ours: deps.sh must
+# install them (programs_used, for deps-root.sh's check).
+hostprogs=$bb
 for sp in $ISM_SYSPROGS; do
 	p=$(command -v "$sp") || { log "mkinitramfs: $sp not installed (deps.sh)"; exit 1; }
 	set -- "$@" "$p"
+	hostprogs="$hostprogs $p"
 done
 for p in "$@"; do
 	install_prog "$p" /ism/bin
@@ -97,6 +102,8 @@ done
 # kselftest's runner wants GNU timeout (--foreground) as /usr/bin/timeout.
 rm -f "$stage/usr/bin/timeout"
 install_prog /usr/bin/timeout /usr/bin
+printf '%s\n' $hostprogs "$(command -v kmod)" /usr/bin/timeout >"$out.programs"
+programs_used "$out.programs"
 
 chmod 755 "$stage/ism/bin"/*
 pack

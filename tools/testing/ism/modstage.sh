@@ -34,8 +34,10 @@ fi
 for f in modules.builtin modules.builtin.modinfo modules.order; do
 	[ ! -e "$base/lib/modules/$kver/$f" ] || cp "$base/lib/modules/$kver/$f" "$dest/lib/modules/$kver/"
 done
+: >"$tmp/kmods"
 # shellcheck disable=SC2086
-modprobe -d "$base" -S "$kver" -a --show-depends $ISM_KMODS >"$tmp/kmods" ||
+[ -z "$ISM_KMODS" ] ||
+	modprobe -d "$base" -S "$kver" -a --show-depends $ISM_KMODS >"$tmp/kmods" ||
 	{ log "modstage: in-tree modules missing in $base/lib/modules/$kver"; exit 1; }
 while read -r what path _; do
 	[ "$what" = insmod ] || continue

@@ -60,8 +60,8 @@ guest() {
 	_role=$1
 	_end=$2
 	shift 2
-	region_guest "$_role" "$_end" "$ISM_KSRC/arch/x86/boot/bzImage" \
-		"$logs/initramfs.cpio.gz" "$logs/$_role.log" ism.mode=pair ism.e2e_timeout=1500 \
+	region_guest "$_role" "$_end" "$ISM_KTREE/arch/x86/boot/bzImage" \
+		"$logs/initramfs.cpio" "$logs/$_role.log" ism.mode=pair ism.e2e_timeout=1500 \
 		rcupdate.rcu_cpu_stall_timeout=60 \
 		"ism.env=ISM_PAIR_ROLE=$_role,ISM_IVSHM_PCI=$region_pci,ISM_IVSHM_PCI2=$region2_pci" \
 		${poll:+"$poll"} "$@"

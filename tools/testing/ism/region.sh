@@ -11,15 +11,15 @@
 # or, for more guests, a multicast group on the loopback.
 
 # region_prepare NAME: the debug kernel's guests' logs and initramfs in
-# logs=$ISM_BUILD/debug/NAME (its old logs removed), the accelerator and
-# the kernel tree (ISM_KSRC) found
+# logs=$ISM_BUILD/debug/NAME (its old logs removed), the accelerator, the
+# kernel tree (ISM_KTREE) and the kselftest parts (ISM_KSRC) found
 region_prepare() {
 	logs=$ISM_BUILD/debug/$1
-	qemu_accel && ksrc || return 1
+	qemu_accel && ksrc && ktree || return 1
 	mkdir -p "$logs"
 	rm -f "$logs"/*.log
-	stage_initramfs "$ISM_KSRC" "$ISM_BUILD/debug" "$logs/modroot" \
-		"$logs/initramfs.cpio.gz"
+	stage_initramfs "$ISM_KTREE" "$ISM_BUILD/debug" "$logs/modroot" \
+		"$logs/initramfs.cpio"
 }
 
 # region_start doorbell|plain LOGDIR [second]: make the region, start

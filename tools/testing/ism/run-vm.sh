@@ -14,6 +14,7 @@
 # ISM_QEMU_ACCEL=kvm|tcg forces it. The guest learns it as ism.accel=.
 # The CPU model is host under KVM and max under TCG; ISM_QEMU_CPU sets
 # another. ISM_QEMU_ARGS adds QEMU arguments (devices), split at blanks.
+# x86_64 guests boot through qboot (QEMU's qboot.rom), not SeaBIOS.
 # ISM_VM_ARCH=s390x (make check-s390x) boots an s390x kernel instead, on
 # qemu-system-s390x's s390-ccw-virtio machine with its console on the
 # SCLP (ttysclp0), always under TCG: an x86 host has no KVM for s390x.
@@ -28,11 +29,17 @@ shift 3
 if [ "${ISM_VM_ARCH:-x86_64}" = s390x ]; then
 	accel=tcg
 	machine="qemu-system-s390x -machine s390-ccw-virtio,accel=tcg"
+	firmware=
 	console=ttysclp0
 else
 	qemu_accel || exit 1
 	accel=$ISM_ACCEL_CHOSEN
+	# qboot, QEMU's firmware for booting a -kernel straight away: no
+	# BIOS POST, and an MP table of every CPU besides QEMU's ACPI
+	# tables, so that the test kernels, built without ACPI (x86.config),
+	# run SMP; Debian's kernels take the ACPI tables as under SeaBIOS.
 	machine="qemu-system-x86_64 -machine q35,accel=$accel"
+	firmware="-bios qboot.rom"
 	console=ttyS0
 fi
 cpu=max
@@ -46,9 +53,9 @@ timeout_s=${ISM_VM_TIMEOUT:-$limit}
 # oops=panic: the first oops ends the run rather than wedging it.
 # printk.devkmsg=on: don't rate-limit the protocol lines from /init.
 append="console=$console loglevel=7 panic=-1 oops=panic printk.devkmsg=on ism.accel=$accel $*"
-# shellcheck disable=SC2086 # $machine, ISM_QEMU_ARGS: QEMU arguments without blanks
+# shellcheck disable=SC2086 # $machine, $firmware, ISM_QEMU_ARGS: QEMU arguments without blanks
 set -- $machine -cpu "${ISM_QEMU_CPU:-$cpu}" -smp 2 \
-	-m "${ISM_VM_MEM:-1024}" -no-reboot -kernel "$kernel" -initrd "$initrd" \
+	-m "${ISM_VM_MEM:-1024}" $firmware -no-reboot -kernel "$kernel" -initrd "$initrd" \
 	-append "$append" ${ISM_QEMU_ARGS:-}
 
 if [ "$logf" = - ]; then

@@ -17,7 +17,7 @@
 # virtio-net against SMC-D and ism_lat/ism_bw over a virtual ISM region
 # (region.sh) in doorbell (default) or plain mode.
 # stage-vms: only the initramfs of such VMs (virtio-net too), in
-# $out/vms-initramfs.cpio.gz, for mixed.sh; with ISM_REUSE_BUILD=1 of
+# $out/vms-initramfs.cpio, for mixed.sh; with ISM_REUSE_BUILD=1 of
 # the modules an earlier run built.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -35,13 +35,13 @@ out=$(stock_out "$series")
 # The first series' results keep their names; another's say which.
 label=stock-vm
 [ "$series" = "${ISM_KERNEL_SERIES%% *}" ] || label="stock-vm $series"
-initrd=$out/initramfs.cpio.gz modroot=$out/modroot
+initrd=$out/initramfs.cpio modroot=$out/modroot
 case $mode in
 demo-vms | stage-vms)
 	# The VMs talk over virtio-net, a module in Debian's kernel.
 	ISM_KMODS="$ISM_KMODS virtio_pci virtio_net"
 	export ISM_KMODS
-	initrd=$out/vms-initramfs.cpio.gz modroot=$out/vms-modroot
+	initrd=$out/vms-initramfs.cpio modroot=$out/vms-modroot
 	;;
 esac
 kernel=$("$ISM_TESTDIR/debian-kernel.sh" "$series") || {

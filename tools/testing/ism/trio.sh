@@ -41,8 +41,8 @@ guest() {
 	_role=$1
 	_port=$2
 	shift 2
-	region_guest "$_role" "$_port" "$ISM_KSRC/arch/x86/boot/bzImage" \
-		"$logs/initramfs.cpio.gz" "$logs/$_role.log" ism.mode=pair \
+	region_guest "$_role" "$_port" "$ISM_KTREE/arch/x86/boot/bzImage" \
+		"$logs/initramfs.cpio" "$logs/$_role.log" ism.mode=pair \
 		ism.e2e_timeout=1500 rcupdate.rcu_cpu_stall_timeout=60 \
 		"ism.env=ISM_PAIR_TEST=trio,ISM_PAIR_ROLE=$_role" "$@"
 }

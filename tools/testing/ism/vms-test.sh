@@ -2,8 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # vms-test.sh [doorbell|plain...]: make check-vms (.ci/run runs it after
-# make check-deb). SMC-D between two libvirt guests over a virtual ISM
-# region, as an operator deploys it:
+# make check-deb): the virtual ISM device between guests. First the
+# debug test kernel's guests on regions of the harness's own, with their
+# attacks and lost guests (vms-debug.sh: pair.sh, trio.sh); then SMC-D
+# between two libvirt guests over a virtual ISM region, as an operator
+# deploys it:
 #  - the packages of make deb: the guests' Debian 12 image is an overlay
 #    of make check-deb's cached root with ism-dkms (DKMS builds the
 #    modules as apt installs it, in the image's chroot on the host's
@@ -65,6 +68,8 @@ mkdir -p "$ISM_BUILD"
 debroot_cleanup "$out/root" || exit 1
 rm -rf --one-file-system "$out"
 mkdir -p "$out"
+# Every program this run executes: deps.sh must install them all.
+programs_begin "$out/programs"
 figs=$out/figures
 # What the kernel says when it finds itself wrong, one pattern a line
 reports=$ISM_ROOT/tools/testing/selftests/ism/lib/kernel-reports
@@ -137,9 +142,15 @@ region_id() {
 trap 'vms_teardown; debroot_cleanup "$out/root"' EXIT
 trap 'exit 130' INT TERM HUP
 
-step "packages and libvirt"
+step "packages"
 check "vms: deps: Debian packages installed" "$ISM_TESTDIR/deps.sh" vms || summary
 qemu_accel || { result fail "vms: a QEMU accelerator (accel.sh)"; summary; }
+
+step "the debug kernel's guests: pair.sh in each mode, trio.sh (vms-debug.sh)"
+# shellcheck disable=SC2086 # the modes
+"$ISM_TESTDIR/vms-debug.sh" $modes
+
+step "libvirt"
 check "vms: libvirtd answers on qemu:///system" vms_libvirt || summary
 
 step "make deb, and the host's ism-tools"
@@ -392,6 +403,10 @@ table() {
 		}
 	}' "$figs"
 }
+step "packages: every program this run executed, in a Debian 12 root with deps.sh's packages alone"
+programs_check "$out/programs" \
+	"vms: deps.sh installs every program make check-vms ran (a Debian 12 root with its list)"
+
 # The verdict, then the table last: record.sh keeps the lines from its
 # title on.
 (summary)

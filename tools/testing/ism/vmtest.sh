@@ -29,19 +29,23 @@ fi
 qemu_accel || exit 1
 ksrc || exit 1
 series=${ISM_SERIES:-${ISM_KERNEL_SERIES%% *}}
-out=$ISM_BUILD/debug name=debug-vm tree=$ISM_KSRC tag=kunit
+out=$ISM_BUILD/debug name=debug-vm tag=kunit
+tree=$("$ISM_TESTDIR/build-kernel.sh" x86_64 "$series") || exit 1
 if [ "$series" != "${ISM_KERNEL_SERIES%% *}" ]; then
 	out=$ISM_BUILD/debug-$series name="debug-vm $series" tag="kunit $series"
-	tree=$("$ISM_TESTDIR/build-kernel.sh" x86_64 "$series") || exit 1
+	# Its kernel has no SMC (kernel-6.12.config): no in-tree module
+	# goes before ours.
+	ISM_KMODS=
+	export ISM_KMODS
 fi
 
-stage_initramfs "$tree" "$out" "$out/modroot" "$out/initramfs.cpio.gz" || exit 1
+stage_initramfs "$tree" "$out" "$out/modroot" "$out/initramfs.cpio" || exit 1
 
 args="ism.mode=$mode${SUITE:+ ism.suite=$SUITE}${ISM_APPEND:+ $ISM_APPEND}"
 args="$args${ISM_E2E_TIMEOUT:+ ism.e2e_timeout=$ISM_E2E_TIMEOUT}"
 if [ "$mode" = shell ]; then
 	exec "$ISM_TESTDIR/run-vm.sh" "$tree/arch/x86/boot/bzImage" \
-		"$out/initramfs.cpio.gz" - ism.shell=1 ${SUITE:+ism.suite=$SUITE} \
+		"$out/initramfs.cpio" - ism.shell=1 ${SUITE:+ism.suite=$SUITE} \
 		${ISM_APPEND:-}
 fi
 
@@ -75,7 +79,7 @@ k=1
 while [ $k -le "$shards" ]; do
 	# shellcheck disable=SC2046 # vm_shard: one word or none
 	"$ISM_TESTDIR/run-vm.sh" "$tree/arch/x86/boot/bzImage" \
-		"$out/initramfs.cpio.gz" "$(vm_log $k)" $args $(vm_shard $k) &
+		"$out/initramfs.cpio" "$(vm_log $k)" $args $(vm_shard $k) &
 	eval "pid_$k=\$!"
 	k=$((k + 1))
 done
@@ -84,9 +88,9 @@ k=1
 while [ $k -le "$shards" ]; do
 	wait "$(eval echo "\$pid_$k")"
 	vm_rc=$?
-	# The KUnit modules load in the last VM only.
+	# The KUnit modules load in the first VM only.
 	flag=
-	[ $k -eq "$shards" ] && flag=$kunit
+	[ $k -eq 1 ] && flag=$kunit
 	"$ISM_TESTDIR/parse-log.py" $flag --kunit-tag "$tag" --ksrc "$ISM_KSRC" \
 		--results "$ISM_RESULTS" \
 		"$(vm_label $k)" "$(vm_log $k)"

@@ -28,20 +28,8 @@ case $mode in
 *) log "usage: ynl-gen.sh [--check | --tree | --user DIR]"; exit 2 ;;
 esac
 
-pkg=linux-source-6.12
-tarball=/usr/src/$pkg.tar.xz
-[ -r "$tarball" ] || { log "ynl-gen: $tarball missing (tools/testing/ism/deps.sh)"; exit 1; }
-# Only what the generator, its schemas and the C library need, unpacked
-# once per package version.
-tree=${ISM_CACHE:-$HOME/.cache/ism}/$pkg-$(dpkg-query -W -f='${Version}' $pkg)
-if [ ! -f "$tree/.done" ]; then
-	rm -rf "$tree"
-	mkdir -p "$tree"
-	tar -C "$tree" --strip-components=1 -xJf "$tarball" \
-		$pkg/tools/net/ynl $pkg/Documentation/netlink \
-		$pkg/include/uapi/linux/netlink.h $pkg/include/uapi/linux/genetlink.h
-	touch "$tree/.done"
-fi
+# The generator, its schemas and the C library of linux-source-6.12.
+tree=$("$ISM_TESTDIR/ksrc.sh" 6.12) || exit 1
 if [ "$mode" = --tree ]; then
 	echo "$tree"
 	exit 0

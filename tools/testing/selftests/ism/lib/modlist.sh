@@ -8,13 +8,14 @@
 # from here (tools/testing/ism/lib.sh); the environment may override them:
 # ISM_KMODS  in-tree modules loaded, with their dependencies, before
 #            ours: SMC with smc_diag (smc_ss), veth and 802.1Q for the
-#            SMC-D tests; those built in or missing are left out
+#            SMC-D tests; those built in or missing are left out;
+#            empty, none (a kernel without SMC)
 # ISM_NOLOAD our modules loaded only on request: ism_bench (make bench),
 #            ism_tclient (ismctl.sh), ism_stress (stress.sh), ism_sample
 #            (samples/ism, sample-client.sh), ism_forge (a hostile
 #            guest's kernel, pair/ivshm-trio.sh), ism_user (a client
 #            of every device, user-api.sh)
-ISM_KMODS=${ISM_KMODS:-ib_core smc smc_diag veth 8021q}
+ISM_KMODS=${ISM_KMODS-ib_core smc smc_diag veth 8021q}
 ISM_NOLOAD=${ISM_NOLOAD:-ism_bench ism_tclient ism_stress ism_sample ism_forge ism_user}
 
 # ism_modlist [ROOT KVER]: one line "NAME PATH" a module, in
