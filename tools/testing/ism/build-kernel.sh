@@ -93,6 +93,7 @@ traced=
 [ "$(id -u)" != 0 ] || { "$here/exectrace.sh" start "$tmp.trace" $$ && traced=1; } ||
 	exit 1
 echo "build-kernel: building $arch test kernel $srcver ($fraghash) in $tree; this takes $took on 2 cores, depending on their load" >&2
+start=$(date +%s)
 tar -C "$tmp" --strip-components=1 -xf "$tarball"
 log="$tmp/ism-build.log"
 (
@@ -142,4 +143,6 @@ touch "$tmp/.ism-built"
 rm -rf "$tree"
 mv "$tmp" "$tree"
 trap - EXIT
+children_cpu "$tree/.ism-times"
+echo "build-kernel: built in $(($(date +%s) - start)) s, $children_cpu CPU s" >&2
 built

@@ -4,19 +4,19 @@
 # check.sh [lint]: the whole test (make check), or only the lint part
 # (make lint). Every test that needs one VM or a stock kernel:
 # packages, the QEMU accelerator (accel.sh), the tools, then at once:
-# the test kernels (6.1's; 6.12's at the lowest priority until 6.1's is
-# built), the e2e tests on Debian's stock kernels, 6.1 then 6.12, and a
-# virtual ISM region between stock 6.1 and 6.12 guests (mixed.sh); once
-# the 6.1 test kernel is built, the W=1 + sparse build against it, its
-# KUnit and e2e tests in the debug VMs (ISM_SHARDS of them), then the
-# virtual ISM's KUnit suites between two devices of one region
-# (ivshm-kunit.sh); the 6.12 test kernel's W=1 + sparse build and VM
-# (KUnit, and the e2e tests of what kcompat.h gives 6.12 another form);
-# alongside, checkpatch, kernel-doc, htmldocs and the tools' unit tests.
-# Last, every program the run executed must be in a Debian 12 root with
-# deps.sh's packages alone (deps-root.sh). The tests between several
-# debug guests (pair.sh, trio.sh) are make check-vms's. Ends with one
-# line "N passed, N failed"; exits 1 on any failure.
+# the test kernels (6.1's and 6.12's), the e2e tests on Debian's stock
+# kernels, 6.1 then 6.12, and a virtual ISM region between stock 6.1
+# and 6.12 guests (mixed.sh); once the 6.1 test kernel is built, the
+# W=1 + sparse build against it, its KUnit and e2e tests in the debug
+# VMs (ISM_SHARDS of them), then the virtual ISM's KUnit suites between
+# two devices of one region (ivshm-kunit.sh); once 6.12's is, its W=1 +
+# sparse build and VM (KUnit, and the e2e tests of what kcompat.h gives
+# 6.12 another form); alongside, checkpatch, kernel-doc, htmldocs and
+# the tools' unit tests. Last, every program the run executed must be in
+# a Debian 12 root with deps.sh's packages alone (deps-root.sh). The
+# tests between several debug guests (pair.sh, trio.sh) are make
+# check-vms's. Ends with one line "N passed, N failed"; exits 1 on any
+# failure.
 set -u
 . "$(dirname "$0")/lib.sh"
 ISM_RESULTS=$ISM_BUILD/results
@@ -28,22 +28,6 @@ start=$(date +%s)
 mkdir -p "$ISM_BUILD"
 : >"$ISM_RESULTS"
 
-# lowest CMD...: CMD in the background in a session of its own, at the
-# lowest priority, for renice -g (raise); with autogroup scheduling
-# (Debian's default) a session competes with the others as a whole,
-# whatever its processes' nice, so its autogroup gets nice 19 too (a
-# fresh machine's make check measured 29 min for the 6.1 kernel beside
-# the 6.12 one, without).
-lowest() {
-	setsid sh -c 'echo 19 >/proc/self/autogroup 2>/dev/null
-		exec nice -n 19 "$@"' sh "$@" &
-}
-# raise PID: lowest's PID back to the normal priority
-raise() {
-	echo 0 >"/proc/$1/autogroup" 2>/dev/null
-	renice -n 0 -g "$1" >/dev/null 2>&1
-}
-
 # Every program this run executes, from here on, for the check at its
 # end that deps.sh installs them all (deps-root.sh).
 [ "$what" = lint ] || programs_begin "$ISM_BUILD/programs"
@@ -54,22 +38,20 @@ if ! "$ISM_TESTDIR/deps.sh"; then
 	summary
 fi
 
-# In the background from here on, at the lowest priority, on the CPU
-# time the rest leaves idle: that check's Debian 12 root with deps.sh's
-# packages (mostly downloads and unpacking, once per list), and the test
-# kernels of the series after the first (6.12), raised once the first's
-# is built. The accelerator is tested (accel-test.sh, fake QEMU) and
-# chosen (a probe guest under KVM, up to 30 s) meanwhile.
+# In the background from here on: that check's Debian 12 root with
+# deps.sh's packages (mostly downloads and unpacking, once per list),
+# and the test kernels of the series after the first (6.12), built
+# beside the first's at the same priority: each is a long chain (its
+# kernel, then its VM), and the VMs wait for both. The accelerator is
+# tested (accel-test.sh, fake QEMU) and chosen (a probe guest under KVM,
+# up to 30 s) meanwhile.
 later=${ISM_KERNEL_SERIES#"${ISM_KERNEL_SERIES%% *}"}
-later_kernels=
 deps_root_pid=
 if [ "$what" != lint ]; then
-	lowest "$ISM_TESTDIR/deps-root.sh" root >"$ISM_BUILD/deps-root.log" 2>&1
+	"$ISM_TESTDIR/deps-root.sh" root >"$ISM_BUILD/deps-root.log" 2>&1 &
 	deps_root_pid=$!
 	for s in $later; do
-		lowest "$ISM_TESTDIR/build-kernel.sh" x86_64 "$s" \
-			>"$ISM_BUILD/kernel-$s.log" 2>&1
-		later_kernels="$later_kernels $!"
+		"$ISM_TESTDIR/build-kernel.sh" x86_64 "$s" >"$ISM_BUILD/kernel-$s.log" 2>&1 &
 	done
 	"$ISM_TESTDIR/accel-test.sh" >"$ISM_BUILD/accel-test.log" 2>&1 &
 	accel_test_pid=$!
@@ -135,9 +117,6 @@ if ! tree=$("$ISM_TESTDIR/build-kernel.sh"); then
 	result fail "build: test kernel"
 	summary
 fi
-for p in $later_kernels; do
-	raise "$p"
-done
 
 step "lint: W=1 sparse build"
 "$ISM_TESTDIR/lint.sh" "$tree" build

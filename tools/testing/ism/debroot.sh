@@ -347,7 +347,8 @@ _debroot_build_minbase() (
 	# No fsync per file: a test root is rebuilt, not recovered.
 	echo force-unsafe-io >"$tmp/etc/dpkg/dpkg.cfg.d/90debroot" || exit 1
 	_debroot_finish "$1"
-	log "debroot: $_DEBROOT_SUITE minbase in $(($(date +%s) - t0)) s"
+	children_cpu "$1.times"
+	log "debroot: $_DEBROOT_SUITE minbase in $(($(date +%s) - t0)) s, $children_cpu CPU s"
 )
 
 # _debroot_build ROOT KIND PKGS: ROOT, a copy of the minbase with PKGS
@@ -409,7 +410,8 @@ _debroot_build() (
 	fi
 	debroot_chroot "$tmp" apt-get clean >>"$blog" 2>&1 || _debroot_fail "apt-get clean"
 	_debroot_finish "$base" "$minbase"
-	log "debroot: $kind root, $(du -sxh "$base" | cut -f1), built in $(($(date +%s) - t0)) s"
+	children_cpu "$base.times"
+	log "debroot: $kind root, $(du -sxh "$base" | cut -f1), built in $(($(date +%s) - t0)) s, $children_cpu CPU s"
 )
 
 debroot_base() {

@@ -58,6 +58,16 @@ log() {
 	echo "$*" >&2
 }
 
+# children_cpu SCRATCH: set children_cpu to the CPU seconds (user and
+# system) of the processes this shell has waited for so far; times is a
+# builtin, not run in a subshell (whose children would have used none),
+# so its output goes through the file SCRATCH
+children_cpu() {
+	times >"$1"
+	children_cpu=$(awk -F '[ms ]' 'NR == 2 { printf "%d", $1 * 60 + $2 + $4 * 60 + $5 }' "$1")
+	rm -f "$1"
+}
+
 # mypid: set mypid to the PID of the shell that runs it, which $$ is not
 # in a subshell (read is a builtin: /proc/self is this shell)
 mypid() {

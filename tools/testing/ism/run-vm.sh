@@ -67,11 +67,8 @@ timeout -k 10 "$timeout_s" "$@" -nodefaults -display none -serial stdio \
 rc=$?
 # The CPU time tells a slow machine from a busy one: under TCG a VM
 # sharing the host's CPUs takes longer for the same CPU time.
-times >"$logf.times"
-cpu=$(awk -F '[ms ]' 'NR == 2 { printf "%d", $1 * 60 + $2 + $4 * 60 + $5 }' \
-	"$logf.times")
-rm -f "$logf.times"
-log "run-vm: $(basename "$kernel") finished in $(($(date +%s) - start)) s, $cpu CPU s"
+children_cpu "$logf.times"
+log "run-vm: $(basename "$kernel") finished in $(($(date +%s) - start)) s, $children_cpu CPU s"
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 	# On a line of its own: the console may have stopped mid-line.
 	printf '\nrun-vm: TIMEOUT: killed after %s s\n' "$timeout_s" >>"$logf"
