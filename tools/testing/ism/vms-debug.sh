@@ -33,21 +33,29 @@ export ISM_TOOLS_BUILT ISM_REUSE_BUILD
 
 # Doorbell and plain mode side by side: their guests often wait for
 # each other, so two runs keep the CPUs busier than one. The plain run
-# starts once the doorbell run's guests have booted: four debug kernels
-# booting at once on two CPUs starved a vCPU long enough for RCU to
-# report a stall. The three-guest test starts once the plain run's
-# guests have booted too.
-# booted LOGDIR: the pair run logging to LOGDIR has both guests running
-booted() {
-	grep -qs 'ism-test: begin' "$1/a.log" && grep -qs 'ism-test: begin' "$1/b.log"
+# starts once the doorbell run's guests are past their first SMC-D
+# connection, the three-guest test once the plain run's are: four
+# debug kernels booting at once on two CPUs starved a vCPU long enough
+# for RCU to report a stall, and SMC's handshake waits at most 6 s for
+# each CLC message (CLC_WAIT_TIME) before it falls back to TCP, which
+# the tests count as a failure.
+# settled LOGDIR: both guests of the pair run logging to LOGDIR have
+# checked their first connection (ok or not)
+settled() {
+	for _g in a b; do
+		grep -qs 'ism-ktap: .*ok [0-9]* SMC-D end of the connection' \
+			"$1/$_g.log" || return 1
+	done
 }
 modes=${*:-doorbell plain}
 pids='' outs=''
 for m in $modes; do
+	# Not the last run's logs, which pair.sh removes only later.
+	rm -f "$out/pair-$m"/*.log
 	"$ISM_TESTDIR/pair.sh" "$m" >"$ISM_BUILD/pair-$m.out" 2>&1 &
 	pids="$pids $!" outs="$outs $ISM_BUILD/pair-$m.out"
 	i=0
-	while [ $i -lt 600 ] && kill -0 $! 2>/dev/null && ! booted "$out/pair-$m"; do
+	while [ $i -lt 600 ] && kill -0 $! 2>/dev/null && ! settled "$out/pair-$m"; do
 		i=$((i + 1))
 		sleep 0.5
 	done

@@ -96,10 +96,16 @@ client() {
 	return $_rc
 }
 
-# both_smcd PORT: every connection on PORT listed on this end is SMC-D
+# both_smcd PORT: every connection on PORT listed on this end is SMC-D;
+# if not, each one's mode and fallback reason (a CLC decline's, or a
+# timeout's when a guest starved for seconds) are shown
 both_smcd() {
 	wait_conns 1 "$1" || { echo "# no connection on port $1 listed"; return 1; }
-	[ "$(modes "$1")" = "SMCD " ] || { echo "# modes '$(modes "$1")'"; return 1; }
+	[ "$(modes "$1")" = "SMCD " ] && return 0
+	jq -r --argjson p "$1" '.[] | select(.mode != "-") |
+		select(.local_port == $p or .peer_port == $p) |
+		"# port \($p): \(.mode), fallback \(.fallback.name) (\(.fallback.text)), peer \(.fallback.peer_name)"' /tmp/ss.json
+	return 1
 }
 
 # xfer_server PORT ARGS...: an smc_xfer server on PORT, output in
