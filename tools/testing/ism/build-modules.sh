@@ -19,6 +19,10 @@ out=$2
 shift 2
 [ -f "$kdir/Makefile" ] || { log "build-modules: no kernel build tree at $kdir"; exit 1; }
 
+# What they are built from, for modules_current (lib.sh), taken before
+# the copy: a file edited during the build then makes the next run
+# build again, rather than reuse modules older than the key says.
+key=$(modules_key "$kdir")
 rm -rf "$out"
 mkdir -p "$out/src"
 (cd "$ISM_SRC" && tar -cf - --exclude=./.git --exclude=./build \
@@ -50,6 +54,5 @@ if [ "$n" -eq 0 ]; then
 	log "build-modules: the build produced no module"
 	exit 1
 fi
-# What they were built from, for modules_current (lib.sh)
-modules_key "$kdir" >"$out/src.key"
+echo "$key" >"$out/src.key"
 log "build-modules: $n modules"

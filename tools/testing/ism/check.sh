@@ -38,20 +38,23 @@ if ! "$ISM_TESTDIR/deps.sh"; then
 	summary
 fi
 
-# In the background from here on: that check's Debian 12 root with
-# deps.sh's packages (mostly downloads and unpacking, once per list),
-# and the test kernels of the series after the first (6.12), built
-# beside the first's at the same priority: each is a long chain (its
-# kernel, then its VM), and the VMs wait for both. The accelerator is
-# tested (accel-test.sh, fake QEMU) and chosen (a probe guest under KVM,
-# up to 30 s) meanwhile.
+# In the background from here on, at nice 10 in this run's session
+# (one autogroup: nice works between its processes): that check's
+# Debian 12 root with deps.sh's packages (mostly downloads and
+# unpacking, once per list) and the test kernels of the series after
+# the first (6.12). They take what the first's kernel, then its VMs,
+# leave: that chain (kernel, W=1 build, two debug VMs, ivshm-kunit) is
+# make check's longest, and at the same priority the 6.12 kernel took
+# half the CPUs from the 6.1 one (777 s for it; 258 s alone). A separate
+# session at nice 19 is no good either: there the root took 1153 s and
+# came last. The accelerator is tested (accel-test.sh, fake QEMU) and
+# chosen (a probe guest under KVM, up to 30 s) meanwhile.
 later=${ISM_KERNEL_SERIES#"${ISM_KERNEL_SERIES%% *}"}
-deps_root_pid=
 if [ "$what" != lint ]; then
-	"$ISM_TESTDIR/deps-root.sh" root >"$ISM_BUILD/deps-root.log" 2>&1 &
-	deps_root_pid=$!
+	programs_root base
 	for s in $later; do
-		"$ISM_TESTDIR/build-kernel.sh" x86_64 "$s" >"$ISM_BUILD/kernel-$s.log" 2>&1 &
+		nice -n 10 "$ISM_TESTDIR/build-kernel.sh" x86_64 "$s" \
+			>"$ISM_BUILD/kernel-$s.log" 2>&1 &
 	done
 	"$ISM_TESTDIR/accel-test.sh" >"$ISM_BUILD/accel-test.log" 2>&1 &
 	accel_test_pid=$!
@@ -100,12 +103,14 @@ step "stock Debian kernels in the background: build, insmod, rmmod, e2e tests; a
 stock_pid=
 if [ "${ISM_TOOLS_BUILT:-0}" = 1 ]; then
 	{
-		"$ISM_TESTDIR/stock.sh" >"$ISM_BUILD/stock.out" 2>&1
+		accounted "stock-vm" "$ISM_BUILD/stock.out" "$ISM_TESTDIR/stock.sh"
 		for s in $later; do
-			ISM_SERIES=$s "$ISM_TESTDIR/stock.sh" >"$ISM_BUILD/stock-$s.out" 2>&1
+			accounted "stock-vm $s" "$ISM_BUILD/stock-$s.out" \
+				env ISM_SERIES="$s" "$ISM_TESTDIR/stock.sh"
 		done
 		[ -z "$later" ] ||
-			ISM_REUSE_BUILD=1 "$ISM_TESTDIR/mixed.sh" >"$ISM_BUILD/mixed.out" 2>&1
+			accounted "mixed: stock guests on one region" "$ISM_BUILD/mixed.out" \
+				env ISM_REUSE_BUILD=1 "$ISM_TESTDIR/mixed.sh"
 	} &
 	stock_pid=$!
 else
@@ -152,15 +157,15 @@ debug_later() {
 debug_pid='' later_pid=''
 if [ "${ISM_TOOLS_BUILT:-0}" = 1 ] && [ "$built" -gt 0 ]; then
 	{
-		ISM_REUSE_BUILD=1 ISM_SHARDS=${ISM_SHARDS:-2} \
-			"$ISM_TESTDIR/vmtest.sh" test >"$ISM_BUILD/debug.out" 2>&1
-		ISM_REUSE_BUILD=1 "$ISM_TESTDIR/ivshm-kunit.sh" \
-			>"$ISM_BUILD/ivshm-kunit.out" 2>&1
+		accounted "debug-vm" "$ISM_BUILD/debug.out" env ISM_REUSE_BUILD=1 \
+			ISM_SHARDS="${ISM_SHARDS:-2}" "$ISM_TESTDIR/vmtest.sh" test
+		accounted "ivshm-kunit" "$ISM_BUILD/ivshm-kunit.out" \
+			env ISM_REUSE_BUILD=1 "$ISM_TESTDIR/ivshm-kunit.sh"
 	} &
 	debug_pid=$!
 	{
 		for s in $later; do
-			debug_later "$s" >"$ISM_BUILD/debug-$s.out" 2>&1
+			accounted "debug-vm $s" "$ISM_BUILD/debug-$s.out" debug_later "$s"
 		done
 	} &
 	later_pid=$!
@@ -217,7 +222,6 @@ if [ -n "$later_pid" ]; then
 fi
 
 step "packages: every program this run executed, in a Debian 12 root with deps.sh's packages alone"
-wait $deps_root_pid
 programs_check "$ISM_BUILD/programs" \
 	"deps: deps.sh installs every program make check ran (a Debian 12 root with its list)"
 

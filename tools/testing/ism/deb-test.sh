@@ -63,6 +63,7 @@ inroot() {
 
 step "packages"
 check "deps: Debian packages installed" "$ISM_TESTDIR/deps.sh" deb || summary
+programs_root deb
 
 step "dkms.conf from the Kbuild files"
 # dkms_conf_drift: in a copy of what gen-dkms-conf.sh reads, --check

@@ -18,10 +18,13 @@
 #	the host's, and by a hash of the package list and _DEBROOT_REV,
 #	which is bumped when the root's tweaks change. Never write to it:
 #	overlay it.
-# debroot_tools PKGS
-#	Print the path of a cached copy of the same minbase with the
-#	packages PKGS installed as deps.sh installs them, and nothing else
-#	(deps-root.sh), keyed by a hash of PKGS. Read it only.
+# debroot_tools PKGS [FROM]
+#	Print the path of a cached copy of the same minbase, or of the
+#	tools root FROM, with the packages PKGS installed as deps.sh
+#	installs them, and nothing else (deps-root.sh), keyed by a hash of
+#	PKGS, FROM and the host's linux-headers-amd64 version (the headers'
+#	paths, which the builds' programs are in, name their ABI). Read it
+#	only.
 # Every root keeps in ROOT/.ism-programs the programs its build ran on
 # the host (exectrace.sh), and registers it with programs_used (lib.sh)
 # whenever it is used: a run's check that deps.sh installs them all
@@ -351,13 +354,13 @@ _debroot_build_minbase() (
 	log "debroot: $_DEBROOT_SUITE minbase in $(($(date +%s) - t0)) s, $children_cpu CPU s"
 )
 
-# _debroot_build ROOT KIND PKGS: ROOT, a copy of the minbase with PKGS
-# installed with apt; KIND boot: set up to boot (debroot_base), tools:
-# as it is (debroot_tools). A subshell, for its traps; callers
-# serialise on ROOT.lock, held on fd 9.
+# _debroot_build ROOT KIND PKGS [FROM]: ROOT, a copy of the minbase (or
+# of the root FROM) with PKGS installed with apt; KIND boot: set up to
+# boot (debroot_base), tools: as it is (debroot_tools). A subshell, for
+# its traps; callers serialise on ROOT.lock, held on fd 9.
 _debroot_build() (
 	base=$1 kind=$2 pkgs=$3
-	minbase=$(_debroot_minbase) || exit 1
+	minbase=${4:-$(_debroot_minbase)} || exit 1
 	_debroot_start "$base" || exit 0
 	t0=$(date +%s)
 	log "debroot: building a $_DEBROOT_SUITE root ($kind) in $base (log: $blog)"
@@ -377,11 +380,15 @@ _debroot_build() (
 			exit 1
 	fi
 
+	# A tools root boots nothing: no initrd for its kernel package
+	# (the kernel's initramfs-tools hook skips it with INITRD=No).
+	initrd=
+	[ "$kind" = boot ] || initrd=INITRD=No
 	# shellcheck disable=SC2086 # a list of package names
 	{
 		debroot_chroot "$tmp" apt-get update &&
 		debroot_chroot "$tmp" apt-get -y upgrade &&
-		debroot_chroot "$tmp" nice -n 10 apt-get install -y \
+		debroot_chroot "$tmp" env $initrd nice -n 10 apt-get install -y \
 			--no-install-recommends \
 			-o Dpkg::Options::=--force-confdef \
 			-o Dpkg::Options::=--force-confold $pkgs
@@ -433,11 +440,16 @@ debroot_base() {
 
 debroot_tools() {
 	_dr_cache=${ISM_CACHE:-$HOME/.cache/ism}
-	_dr_hash=$(printf '%s\n' "$_DEBROOT_REV" $1 | sort | sha256sum | cut -c1-12)
+	_dr_hash=$({
+		printf '%s\n' "$_DEBROOT_REV" $1 | sort
+		echo "${2:-}"
+		dpkg-query -W -f '${Version}\n' linux-headers-amd64 2>/dev/null
+	} | sha256sum | cut -c1-12)
 	_dr_base=$_dr_cache/debroot-$_DEBROOT_SUITE-tools-$_dr_hash
 	if ! _debroot_cached "$_dr_base"; then
 		mkdir -p "$_dr_cache" || return 1
-		_debroot_build "$_dr_base" tools "$1" 9>"$_dr_base.lock" || return 1
+		_debroot_build "$_dr_base" tools "$1" ${2:+"$2"} 9>"$_dr_base.lock" ||
+			return 1
 	fi
 	programs_used "$_dr_base/.ism-programs"
 	echo "$_dr_base"

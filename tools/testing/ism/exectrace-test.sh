@@ -116,17 +116,24 @@ for p in present; do
 done
 printf '%s\n' /usr/bin/present /usr/bin/absent /usr/lib/helper/run /usr/bin/sh >"$tmp/progs"
 out=$(ISM_DEPS_ROOT=$root ISM_BUILD=$tmp/build ISM_RESULTS=$tmp/results \
-	"$ISM_TESTDIR/deps-root.sh" check "deps-root test" "$tmp/progs" 2>"$tmp/err")
+	"$ISM_TESTDIR/deps-root.sh" check s390x "deps-root test" "$tmp/progs" 2>"$tmp/err")
 rc=$?
 expect "deps-root: a program missing by name and one by path fail it, named" \
-	"1 not ok deps-root test # not in deps.sh's packages: absent, run" "$rc $out"
+	"1 not ok deps-root test # not in deps.sh's s390x packages: absent, run" "$rc $out"
 printf '%s\n' /usr/bin/present /bin/sh >"$tmp/progs"
 out=$(ISM_DEPS_ROOT=$root ISM_BUILD=$tmp/build ISM_RESULTS=$tmp/results \
-	"$ISM_TESTDIR/deps-root.sh" check "deps-root test" "$tmp/progs" 2>"$tmp/err")
+	"$ISM_TESTDIR/deps-root.sh" check base "deps-root test" "$tmp/progs" 2>"$tmp/err")
 expect "deps-root: every program there passes" \
 	"ok deps-root test # 2 programs, all in root" "$out"
+# A root whose shell does not run finds nothing missing: no verdict.
+mkdir -p "$tmp/broken/bin"
+: >"$tmp/broken/bin/sh"
+out=$(ISM_DEPS_ROOT=$tmp/broken ISM_BUILD=$tmp/build ISM_RESULTS=$tmp/results \
+	"$ISM_TESTDIR/deps-root.sh" check base "deps-root test" "$tmp/progs" 2>"$tmp/err")
+expect "deps-root: a lookup that did not run fails" \
+	"not ok deps-root test # the lookup in $tmp/broken failed (status 126)" "$out"
 out=$(ISM_DEPS_ROOT=$root ISM_BUILD=$tmp/build ISM_RESULTS=$tmp/results \
-	"$ISM_TESTDIR/deps-root.sh" check "deps-root test" "$tmp/progs" "$tmp/nosuch" 2>"$tmp/err")
+	"$ISM_TESTDIR/deps-root.sh" check base "deps-root test" "$tmp/progs" "$tmp/nosuch" 2>"$tmp/err")
 expect "deps-root: a cached artifact without its list fails, named" \
 	"not ok deps-root test # $tmp/nosuch missing: what ran to make $tmp is unknown; remove it to build it again" \
 	"$out"

@@ -13,10 +13,25 @@ export HOME
 # on what a machine happens to have (exectrace.sh, deps-root.sh). Set by
 # the first script of a run: a test may put its fakes first for the
 # scripts it starts (accel-test.sh).
+# Once per run too: as root, the cache must be writable by root alone
+# (and the user sudo ran for): root runs what is in it (the test
+# kernels' scripts, a Debian root's shell) and writes through its paths,
+# so another user able to plant files or links there would get root.
 if [ -z "${ISM_PATH:-}" ]; then
 	ISM_PATH=/usr/sbin:/usr/bin:/sbin:/bin
 	PATH=$ISM_PATH
 	export ISM_PATH PATH
+	_cache=${ISM_CACHE:-$HOME/.cache/ism}
+	if [ "$(id -u)" = 0 ] && [ -d "$_cache" ]; then
+		_perm=$(stat -L -c '%u %A' "$_cache")
+		case "${_perm%% *} ${_perm#* }" in
+		0\ ?????-??-? | "${SUDO_UID:-0}"\ ?????-??-?) ;;
+		*)
+			echo "lib.sh: $_cache (owner uid, mode: $_perm) is writable by, or belongs to, another user; root will not use it" >&2
+			exit 1
+			;;
+		esac
+	fi
 fi
 
 ISM_TESTDIR=$(cd "$(dirname "$0")" && pwd)
@@ -87,17 +102,32 @@ programs_begin() {
 	"$ISM_TESTDIR/exectrace.sh" start "$1/trace" $$ 2>"$1/why" || :
 }
 
+# programs_root LIST: once deps.sh has installed the target's list LIST
+# of packages (base, s390x, deb, vms; debootstrap is in all), start
+# making the Debian 12 root with them alone (deps-root.sh root) in the
+# background, at nice 10 (the tests come first), for programs_check at
+# the run's end
+programs_root() {
+	_programs_list=$1
+	nice -n 10 "$ISM_TESTDIR/deps-root.sh" root "$1" \
+		>"$ISM_BUILD/deps-root-$1.log" 2>&1 &
+	_programs_root_pid=$!
+}
+
 # programs_check DIR LABEL: end programs_begin's recording and record
-# whether every program it saw is installed by deps.sh's packages
-# (deps-root.sh)
+# whether every program it saw is installed by programs_root's list of
+# deps.sh's packages (deps-root.sh)
 programs_check() {
+	# Its verdict on the root is check's: it makes the root if this one
+	# could not.
+	wait "$_programs_root_pid"
 	if ! "$ISM_TESTDIR/exectrace.sh" stop "$1/trace" 2>>"$1/why"; then
 		result fail "$2" "no record of the programs run: $(paste -sd ' ' "$1/why")"
 		return 1
 	fi
 	# shellcheck disable=SC2046 # paths without blanks
-	"$ISM_TESTDIR/deps-root.sh" check "$2" "$1/trace/programs" \
-		$(sort -u "$ISM_PROGRAMS_USED")
+	"$ISM_TESTDIR/deps-root.sh" check "$_programs_list" "$2" \
+		"$1/trace/programs" $(sort -u "$ISM_PROGRAMS_USED")
 }
 
 # programs_used FILE: the programs a cached artifact's build ran
@@ -176,6 +206,20 @@ check() {
 	sed 's/^/    /' "$out/check.log" >&2
 	result fail "$_name" "status $_rc"
 	return 1
+}
+
+# accounted LABEL OUT CMD...: CMD, its output into OUT, for a run in the
+# background; if it fails without a "not ok" line of its own (it gave
+# up before any result), LABEL's is recorded, so that summary cannot
+# miss it. Returns CMD's status.
+accounted() {
+	_acc_label=$1 _acc_out=$2
+	shift 2
+	"$@" >"$_acc_out" 2>&1
+	_acc_rc=$?
+	[ $_acc_rc -eq 0 ] || grep -q '^not ok ' "$_acc_out" ||
+		result fail "$_acc_label" "ended with status $_acc_rc before any result: see $_acc_out"
+	return $_acc_rc
 }
 
 # judge_vm VM_RC PARSE_RC LABEL LOG: a VM run failed if QEMU or the log

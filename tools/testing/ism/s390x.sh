@@ -62,6 +62,7 @@ if ! "$ISM_TESTDIR/deps.sh" s390x; then
 	result fail "s390x: deps: Debian packages installed"
 	summary
 fi
+programs_root s390x
 
 step "s390x: test kernel"
 t0=$(date +%s)

@@ -52,7 +52,8 @@ pids='' outs=''
 for m in $modes; do
 	# Not the last run's logs, which pair.sh removes only later.
 	rm -f "$out/pair-$m"/*.log
-	"$ISM_TESTDIR/pair.sh" "$m" >"$ISM_BUILD/pair-$m.out" 2>&1 &
+	accounted "virtual ISM pair ($m)" "$ISM_BUILD/pair-$m.out" \
+		"$ISM_TESTDIR/pair.sh" "$m" &
 	pids="$pids $!" outs="$outs $ISM_BUILD/pair-$m.out"
 	i=0
 	while [ $i -lt 600 ] && kill -0 $! 2>/dev/null && ! settled "$out/pair-$m"; do
@@ -62,7 +63,7 @@ for m in $modes; do
 done
 case " $modes " in
 *" doorbell "*)
-	"$ISM_TESTDIR/trio.sh" >"$ISM_BUILD/trio.out" 2>&1 &
+	accounted "virtual ISM trio" "$ISM_BUILD/trio.out" "$ISM_TESTDIR/trio.sh" &
 	pids="$pids $!" outs="$outs $ISM_BUILD/trio.out"
 	;;
 esac

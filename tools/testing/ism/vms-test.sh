@@ -144,6 +144,7 @@ trap 'exit 130' INT TERM HUP
 
 step "packages"
 check "vms: deps: Debian packages installed" "$ISM_TESTDIR/deps.sh" vms || summary
+programs_root vms
 qemu_accel || { result fail "vms: a QEMU accelerator (accel.sh)"; summary; }
 
 step "the debug kernel's guests: pair.sh in each mode, trio.sh (vms-debug.sh)"
