@@ -5,7 +5,7 @@
 # that building and testing the ISM layer needs. Installs only what is
 # missing; as non-root, prints the command. With deb, also what make deb
 # and make check-deb need: the packaging tools, lintian, e2fsprogs,
-# pkgconf. With vms, those and what make check-vms needs: libvirt's
+# openssl. With vms, those and what make check-vms needs: libvirt's
 # daemons and virsh, and qemu-img. With s390x, also what make
 # check-s390x needs: the cross compiler, qemu-system-s390x (in
 # qemu-system-misc), and Debian's busybox-static for s390x, which is
@@ -25,16 +25,18 @@ if [ "${1:-}" = --list ]; then
 fi
 # make check: the builds (the test kernels, packed with lz4; our modules
 # against Debian's 6.1 and 6.12 headers, whose BTF needs pahole, in
-# dwarves; the kernel's scripts and make-deb.sh ask git), QEMU and what
-# the VMs' initramfs takes from the host, accel.sh's pkill (procps),
-# lint (sparse, Sphinx, YNL's Python), the tools' tests (jq), and
-# debootstrap for deps-root.sh's root.
+# dwarves; the kernel's scripts and make-deb.sh ask git, the kernel's
+# Makefiles pkg-config, from pkgconf), QEMU and what the VMs' initramfs
+# takes from the host (mkinitramfs.sh asks file which are dynamically
+# linked), accel.sh's pkill (procps), lint (sparse, Sphinx, YNL's
+# Python), the tools' tests (jq), and debootstrap for deps-root.sh's
+# root.
 pkgs="linux-source-6.1 build-essential bc bison flex libelf-dev libssl-dev
 dwarves lz4 git cpio gzip xz-utils qemu-system-x86 busybox-static sparse
 linux-headers-amd64 linux-image-amd64 kmod procps python3 perl coreutils
 sockperf iperf3 jq python3-sphinx linux-source-6.12 python3-yaml
-python3-jsonschema debootstrap"
-deb="dpkg-dev debhelper dh-dkms txt2man lintian e2fsprogs openssl pkgconf"
+python3-jsonschema debootstrap pkgconf file"
+deb="dpkg-dev debhelper dh-dkms txt2man lintian e2fsprogs openssl"
 vms="libvirt-daemon-system libvirt-clients qemu-utils"
 s390x_pkgs="gcc-s390x-linux-gnu qemu-system-misc"
 s390x=
