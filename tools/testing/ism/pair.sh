@@ -27,7 +27,7 @@
 # of the first was taken, through the scribbling: that traffic must
 # stay intact. The
 # console logs of a and b2 are judged like the debug VM's (parse-log.py),
-# b's only for kernel reports.
+# b's, cut short by the kill, for kernel reports and its checks so far.
 set -u
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/region.sh"
