@@ -67,13 +67,28 @@ ev() {
 	# A pid that ran chroot, reused by a process of the tree: counted
 	ev make 100 "sched_process_fork: comm=make pid=100 child_comm=make child_pid=104"
 	ev ld 104 "sched_process_exec: filename=/usr/bin/ld pid=104 old_pid=104"
+	# libvirtd, which probes every QEMU emulator installed and runs the
+	# guests' x86_64 one: only that one counts, and its other programs
+	ev make 100 "sched_process_fork: comm=make pid=100 child_comm=make child_pid=112"
+	ev libvirtd 112 "sched_process_exec: filename=/usr/sbin/libvirtd pid=112 old_pid=112"
+	ev libvirtd 112 "sched_process_fork: comm=libvirtd pid=112 child_comm=libvirtd child_pid=113"
+	ev qemu 113 "sched_process_exec: filename=/usr/bin/qemu-system-alpha pid=113 old_pid=113"
+	ev libvirtd 112 "sched_process_fork: comm=libvirtd pid=112 child_comm=libvirtd child_pid=114"
+	ev qemu 114 "sched_process_exec: filename=/usr/bin/qemu-system-x86_64 pid=114 old_pid=114"
+	ev libvirtd 112 "sched_process_fork: comm=libvirtd pid=112 child_comm=libvirtd child_pid=115"
+	ev dnsmasq 115 "sched_process_exec: filename=/usr/sbin/dnsmasq pid=115 old_pid=115"
+	# An emulator run by the tree itself counts, whatever its name.
+	ev make 100 "sched_process_fork: comm=make pid=100 child_comm=make child_pid=116"
+	ev qemu 116 "sched_process_exec: filename=/usr/bin/qemu-system-s390x pid=116 old_pid=116"
 } >"$tmp/trace"
 # parse-log.py's #! names /usr/bin/env (which runs python3 with an event
 # of its own), tool.pl's /usr/bin/perl, ldd's /bin/bash.
 want=$(printf '%s\n' /bin/bash /usr/bin/dpkg /usr/bin/env /usr/bin/gcc \
 	/usr/bin/ld /usr/bin/ldd /usr/bin/make /usr/bin/perl \
-	/usr/lib/gcc/x86_64-linux-gnu/12/cc1 /usr/sbin/chroot | sort)
-expect "programs: the tree's, interpreters of scripts, nothing under chroot, dpkg or ldd, no project file" \
+	/usr/lib/gcc/x86_64-linux-gnu/12/cc1 /usr/sbin/chroot \
+	/usr/sbin/libvirtd /usr/bin/qemu-system-x86_64 /usr/sbin/dnsmasq \
+	/usr/bin/qemu-system-s390x | sort)
+expect "programs: the tree's, interpreters of scripts, nothing under chroot, dpkg or ldd, no emulator libvirtd probes, no project file" \
 	"$want" "$("$ISM_TESTDIR/exectrace.sh" programs "$tmp/trace")"
 
 # A real recording: a process tree runs true and, from a subshell,

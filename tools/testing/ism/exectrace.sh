@@ -15,7 +15,8 @@
 # every file the tree executed and, for a script, the interpreter its #!
 # line names, but not what runs beneath a chroot (another root's
 # programs), dpkg (packages' maintainer scripts) or ldd (which tries
-# every dynamic loader a machine has, 32-bit ones too), and no file
+# every dynamic loader a machine has, 32-bit ones too), nor the QEMU
+# emulators libvirtd probes beside the guests' x86_64 one, and no file
 # of the project's own: under the checkout, ISM_BUILD, the cache
 # (${ISM_CACHE:-$HOME/.cache/ism}: test kernels, Debian roots), or a
 # temporary directory. deps-root.sh checks that a Debian 12 root with
@@ -31,7 +32,9 @@ cache=${ISM_CACHE:-$HOME/.cache/ism}
 programs() {
 	# A fork gives the child its parent's state; a pid that ran chroot,
 	# dpkg or ldd is "out" from its next exec on, and so are its
-	# children.
+	# children. Beneath libvirtd ("lv"), which probes every QEMU
+	# emulator a machine has for its capabilities, only the guests'
+	# (x86_64) counts: a machine without the others probes none.
 	awk '
 	function field(name,   i, s) {
 		i = index($0, " " name "=")
@@ -44,6 +47,7 @@ programs() {
 	/ sched_process_fork: / {
 		p = field("pid"); c = field("child_pid")
 		out[c] = out[p]
+		lv[c] = lv[p]
 		next
 	}
 	/ sched_process_exec: filename=/ {
@@ -53,9 +57,13 @@ programs() {
 		p = field("pid"); o = field("old_pid")
 		if (out[o] || out[p])
 			next
+		if ((lv[o] || lv[p]) && f ~ /\/qemu-system-[^\/]+$/ &&
+			f !~ /\/qemu-system-x86_64$/)
+			next
 		print f
 		if (f ~ /\/(chroot|dpkg|ldd)$/)
 			out[p] = 1
+		lv[p] = f ~ /\/libvirtd$/
 	}' "$1" | sort -u | while IFS= read -r f; do
 		case $f in
 		/*) ;;
