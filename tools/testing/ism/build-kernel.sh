@@ -86,12 +86,10 @@ exec 9>"$tree.lock"
 flock 9
 ! cached || built
 tmp="$tree.tmp.$$"
-trap '"$here/exectrace.sh" stop "$tmp.trace" 2>/dev/null; rm -rf "$tmp" "$tmp.trace"' EXIT
+trap 'build_programs_drop "$tmp"; rm -rf "$tmp"' EXIT
 mkdir -p "$tmp"
-# The programs the build runs, for deps-root.sh (as root only: ftrace).
-traced=
-[ "$(id -u)" != 0 ] || { "$here/exectrace.sh" start "$tmp.trace" $$ && traced=1; } ||
-	exit 1
+# The programs the build runs, for deps-root.sh.
+build_programs_begin "$tmp" $$ || exit 1
 echo "build-kernel: building $arch test kernel $srcver ($fraghash) in $tree; this takes $took on 2 cores, depending on their load" >&2
 start=$(date +%s)
 tar -C "$tmp" --strip-components=1 -xf "$tarball"
@@ -134,11 +132,7 @@ if ! make -C "$tmp" "$@" -j"$(nproc)" bzImage modules >>"$log" 2>&1; then
 	tail -n 40 "$log" >&2
 	exit 1
 fi
-if [ -n "$traced" ]; then
-	"$here/exectrace.sh" stop "$tmp.trace" &&
-		cp "$tmp.trace/programs" "$tmp/.ism-programs" || exit 1
-	rm -rf "$tmp.trace"
-fi
+build_programs_keep "$tmp" || exit 1
 touch "$tmp/.ism-built"
 rm -rf "$tree"
 mv "$tmp" "$tree"

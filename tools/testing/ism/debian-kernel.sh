@@ -62,12 +62,10 @@ unpacked() {
 
 log "debian-kernel: unpacking Debian's $ver kernel and headers into $root"
 tmp=$root.tmp.$$
-trap '"$ISM_TESTDIR/exectrace.sh" stop "$tmp.trace" 2>/dev/null; rm -rf "$tmp" "$tmp.trace"' EXIT
+trap 'build_programs_drop "$tmp"; rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/debs"
-# The programs it runs, for deps-root.sh (as root only: ftrace).
-traced=
-[ "$(id -u)" != 0 ] || { "$ISM_TESTDIR/exectrace.sh" start "$tmp.trace" $$ && traced=1; } ||
-	exit 1
+# The programs it runs, for deps-root.sh.
+build_programs_begin "$tmp" $$ || exit 1
 common=${ver%-amd64}-common
 kbuild=linux-kbuild-${ver%-amd64}
 # Into a directory that apt's unprivileged user _apt cannot write to: as
@@ -84,11 +82,7 @@ sed -i "s|^include /usr/src/|include $root/usr/src/|" \
 	"$tmp/usr/src/linux-headers-$ver/Makefile"
 # modules.dep and the rest, which the image's postinst would write.
 depmod -b "$tmp" "$ver"
-if [ -n "$traced" ]; then
-	"$ISM_TESTDIR/exectrace.sh" stop "$tmp.trace" &&
-		cp "$tmp.trace/programs" "$tmp/.ism-programs" || exit 1
-	rm -rf "$tmp.trace"
-fi
+build_programs_keep "$tmp" || exit 1
 touch "$tmp/.ism-ok"
 rm -rf "$root"
 mv "$tmp" "$root"

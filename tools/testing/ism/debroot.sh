@@ -266,11 +266,10 @@ _debroot_start() {
 	tmp=$1.tmp.$$
 	blog=$1.log
 	: >"$blog"
-	trap '"$ISM_TESTDIR/exectrace.sh" stop "$tmp.trace" 2>/dev/null;
-		rm -rf "$tmp.trace"; _debroot_discard "$tmp"' EXIT
+	trap 'build_programs_drop "$tmp"; _debroot_discard "$tmp"' EXIT
 	trap 'exit 130' INT TERM HUP
 	mypid
-	"$ISM_TESTDIR/exectrace.sh" start "$tmp.trace" "$mypid" || exit 1
+	build_programs_begin "$tmp" "$mypid" || exit 1
 }
 
 # _debroot_fail WHAT: the build failed in WHAT; the end of its log
@@ -286,10 +285,7 @@ _debroot_fail() {
 _debroot_finish() {
 	rm -f "$tmp/usr/sbin/policy-rc.d"
 	_debroot_umount "$tmp" || exit 1
-	"$ISM_TESTDIR/exectrace.sh" stop "$tmp.trace" || exit 1
-	sort -u "$tmp.trace/programs" ${2:+"$2/.ism-programs"} >"$tmp/.ism-programs" ||
-		exit 1
-	rm -rf "$tmp.trace"
+	build_programs_keep "$tmp" ${2:+"$2"} || exit 1
 	touch "$tmp/.debroot-ok" || exit 1
 	_debroot_discard "$1" || exit 1
 	mv -T "$tmp" "$1" || exit 1

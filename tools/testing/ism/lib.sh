@@ -133,6 +133,33 @@ programs_check() {
 		"$1/trace/programs" $(sort -u "$ISM_PROGRAMS_USED")
 }
 
+# build_programs_begin TMP PID: as root, record the programs that PID's
+# tree runs to build the cached artifact TMP (exectrace.sh, into
+# TMP.trace), for build_programs_keep; as another user, nothing (no
+# ftrace). Fails if the recording cannot start. build_programs_drop TMP:
+# end it and throw it away (a build's EXIT trap).
+build_programs_begin() {
+	_bp_traced=
+	[ "$(id -u)" = 0 ] || return 0
+	"$ISM_TESTDIR/exectrace.sh" start "$1.trace" "$2" && _bp_traced=1
+}
+build_programs_drop() {
+	[ -z "${_bp_traced:-}" ] ||
+		"$ISM_TESTDIR/exectrace.sh" stop "$1.trace" 2>/dev/null
+	rm -rf "$1.trace"
+}
+
+# build_programs_keep TMP [FROM]: end build_programs_begin's recording
+# and keep its list in TMP/.ism-programs, with FROM/.ism-programs (an
+# artifact TMP was made from): programs_used's list of TMP once cached
+build_programs_keep() {
+	[ -n "$_bp_traced" ] || return 0
+	"$ISM_TESTDIR/exectrace.sh" stop "$1.trace" &&
+		sort -u "$1.trace/programs" ${2:+"$2/.ism-programs"} \
+			>"$1/.ism-programs" || return 1
+	rm -rf "$1.trace"
+}
+
 # programs_used FILE: the programs a cached artifact's build ran
 # (exectrace.sh), FILE, go into the check of this run's programs
 # (deps-root.sh): its name appended to $ISM_PROGRAMS_USED, if set.
