@@ -50,8 +50,11 @@ struct netlink_ext_ack;
  * @len: set by the client: length in bytes
  * @idx: set by the device: index of the DMB on its device, below max_dmbs
  * @rgid: set by the client: GID of the only device allowed to write into it
+ * @user_key: set by the client: 0 for a DMB that only kernel clients of
+ *	the writing device may reach; otherwise the secret that a writer in
+ *	user space must present with the token (ism_check_user_key())
  *
- * A client fills @len and @rgid and passes the structure to
+ * A client fills @len, @rgid and @user_key and passes the structure to
  * ism_register_dmb(); the device fills the rest. The core keeps its own
  * copy: the caller's structure need not outlive the call (it may be on
  * the stack), and a copy with the same @token and @idx is what
@@ -66,6 +69,7 @@ struct ism_dmb {
 	u32 len;
 	u32 idx;
 	uuid_t rgid;
+	u64 user_key;
 };
 
 /**
@@ -212,6 +216,14 @@ struct ism_client {
  *   -EOPNOTSUPP: the device cannot tell (loopback, PCI-ISM). -ENOENT: the
  *   token names no peer present now (one that went away was reported
  *   with an %ISM_EVT_GID event). -ENODEV: as above.
+ * ism_check_user_key()
+ *   -ENOENT: no DMB of this token that this device may write, a DMB of a
+ *   kernel client (key 0), or another key: the three are not told apart.
+ *   -EOPNOTSUPP: the device cannot see the key of this token's DMB
+ *   (PCI-ISM: none). -ENODEV: as above.
+ * ism_get_dmb_space()
+ *   -EOPNOTSUPP: the device's DMBs come from no fixed area (loopback,
+ *   PCI-ISM: memory of the system).
  * ism_signal_event()
  *   -EOPNOTSUPP: the device sends no software events. -EHOSTUNREACH: as
  *   for ism_query_remote_gid(). -ENODEV: as above. PCI-ISM: -EINVAL, -EIO.
@@ -236,6 +248,7 @@ int ism_detach_dmb(struct ism_dev *dev, u64 token, struct ism_client *client);
 int ism_query_remote_gid(struct ism_dev *dev, const uuid_t *rgid,
 			 u32 vid_valid, u32 vid);
 int ism_dmb_owner(struct ism_dev *dev, u64 token, uuid_t *gid);
+int ism_check_user_key(struct ism_dev *dev, u64 token, u64 key, u32 *len);
 int ism_signal_event(struct ism_dev *dev, const uuid_t *rgid,
 		     u32 trigger_irq, u32 event_code, u64 info);
 int ism_add_vlan_id(struct ism_dev *dev, u64 vlan_id);
@@ -245,6 +258,7 @@ void ism_get_local_gid(const struct ism_dev *dev, uuid_t *gid);
 u16 ism_get_chid(struct ism_dev *dev);
 u32 ism_get_max_dmbs(const struct ism_dev *dev);
 u32 ism_get_max_dmb_len(const struct ism_dev *dev);
+int ism_get_dmb_space(struct ism_dev *dev, u64 *used, u64 *total);
 bool ism_dev_can_attach(const struct ism_dev *dev);
 const char *ism_dev_name(const struct ism_dev *dev);
 struct device *ism_dev_device(struct ism_dev *dev);
@@ -260,7 +274,10 @@ int ism_set_priv(struct ism_dev *dev, const struct ism_client *client,
  *	@vid when @vid_valid), else a negative errno. Process context.
  * @register_dmb: mandatory; allocate a zeroed DMB of @dmb->len bytes that
  *	only @dmb->rgid may write; fill token, idx, cpu_addr and dma_addr.
- *	Process context, may sleep.
+ *	A device with @dmb_user_key keeps @dmb->user_key where the writer's
+ *	kernel finds it, and gives a DMB registered later at the same index
+ *	another token (random bits, at least 40): a token whose key was
+ *	checked never names a newer DMB. Process context, may sleep.
  * @unregister_dmb: mandatory; free the DMB named by @dmb->token and
  *	@dmb->idx. Process context, may sleep. The core calls it once per
  *	successful @register_dmb.
@@ -297,6 +314,13 @@ int ism_set_priv(struct ism_dev *dev, const struct ism_client *client,
  *	has with a peer whose DMB refused a write; such a device reports
  *	every peer that goes away with an %ISM_EVT_GID event. Any context
  *	but hard irq; must not sleep.
+ * @dmb_user_key: optional; the user key the owner registered DMB @token
+ *	with (&struct ism_dmb) and its length, for a DMB that this device
+ *	may write into: -ENOENT for any other token. Devices that can see the keys of the
+ *	DMBs they write (loopback: its own; virtual ISM: the region's
+ *	descriptors) set it; without it, ism_user refuses writes from user
+ *	space unless the administrator allowed them. Any context but hard
+ *	irq; must not sleep.
  * @dmb_space: optional; bytes of the device's DMB space in DMBs now
  *	(@used) and in all (@total), for a device whose DMBs come from a
  *	fixed area (the virtual ISM device: its partition of the region).
@@ -324,6 +348,8 @@ struct ism_device_ops {
 	int (*attach_dmb)(struct ism_dev *dev, struct ism_dmb *dmb);
 	int (*detach_dmb)(struct ism_dev *dev, u64 token);
 	int (*dmb_owner)(struct ism_dev *dev, u64 token, uuid_t *gid);
+	int (*dmb_user_key)(struct ism_dev *dev, u64 token, u64 *key,
+			    u32 *len);
 	void (*dmb_space)(struct ism_dev *dev, u64 *used, u64 *total);
 };
 

@@ -69,6 +69,40 @@ int ism_dmb_owner(struct ism_dev *dev, u64 token, uuid_t *gid)
 EXPORT_SYMBOL_NS_GPL(ism_dmb_owner, ISM);
 
 /**
+ * ism_check_user_key() - may a writer in user space reach this DMB?
+ * @dev: local device, the writer's
+ * @token: token of the DMB, as for ism_move_data()
+ * @key: the key the writer presents
+ * @len: set to the DMB's length, so that a whole write can be checked
+ *	before its first byte moves
+ *
+ * For clients that write on behalf of user space (ism_user): a DMB is
+ * reachable only with the non-zero key its owner registered it with, and
+ * only where @dev may write into it. Kernel clients' DMBs (key 0) never
+ * are. The answer holds for the token: a DMB registered later gets
+ * another token, so a write by token after the check reaches this DMB or
+ * fails. Any context but hard irq; does not sleep.
+ *
+ * Return: 0, or an error of its entry in "Client errors"
+ * (include/linux/ism.h).
+ */
+int ism_check_user_key(struct ism_dev *dev, u64 token, u64 key, u32 *len)
+{
+	u64 want;
+	int ret;
+
+	if (!dev || !len)
+		return -EINVAL;
+	if (!dev->ops.dmb_user_key)
+		return -EOPNOTSUPP;
+	ret = dev->ops.dmb_user_key(dev, token, &want, len);
+	if (ret)
+		return ret;
+	return want && want == key ? 0 : -ENOENT;
+}
+EXPORT_SYMBOL_NS_GPL(ism_check_user_key, ISM);
+
+/**
  * ism_signal_event() - send a software event to a peer
  * @dev: local device
  * @rgid: the peer's GID
@@ -222,6 +256,29 @@ u32 ism_get_max_dmb_len(const struct ism_dev *dev)
 	return dev->max_dmb_len;
 }
 EXPORT_SYMBOL_NS_GPL(ism_get_max_dmb_len, ISM);
+
+/**
+ * ism_get_dmb_space() - the device's DMB space, where it has a fixed one
+ * @dev: device
+ * @used: set to the bytes of DMBs registered now (all clients')
+ * @total: set to the bytes of the whole space
+ *
+ * For clients that share the space out (ism_user gives each user a part
+ * of it). Any context but hard irq; does not sleep.
+ *
+ * Return: 0, or an error of its entry in "Client errors"
+ * (include/linux/ism.h).
+ */
+int ism_get_dmb_space(struct ism_dev *dev, u64 *used, u64 *total)
+{
+	if (!dev || !used || !total)
+		return -EINVAL;
+	if (!dev->ops.dmb_space)
+		return -EOPNOTSUPP;
+	dev->ops.dmb_space(dev, used, total);
+	return 0;
+}
+EXPORT_SYMBOL_NS_GPL(ism_get_dmb_space, ISM);
 
 /**
  * ism_dev_can_attach() - whether the device supports zero-copy attachments

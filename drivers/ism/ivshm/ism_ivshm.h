@@ -57,16 +57,24 @@ struct ism_ivshm_watch {
 
 /**
  * struct ism_ivshm_dmb - one of this guest's DMBs, the private truth of it
- * @token: its token
+ * @token: its token; 0 while the index is free
+ * @user_key: the key its owner registered it with (&struct ism_dmb)
+ * @rgid: the only peer allowed to write into it
  * @offset: offset in the own partition's data area
  * @len: the length the client asked for
  * @live: registered and published; signals for its index are delivered
+ * @attached: attachments of this guest's clients not yet detached: the
+ *	index and the memory stay the DMB's until the last one goes, even
+ *	after it was unregistered
  */
 struct ism_ivshm_dmb {
 	u64 token;
+	u64 user_key;
+	uuid_t rgid;
 	u32 offset;
 	u32 len;
 	bool live;
+	u32 attached;
 };
 
 /**

@@ -126,6 +126,8 @@ static int ism_ivshm_register_dmb(struct ism_dev *ism, struct ism_dmb *dmb)
 	token = ivshm_token(iv->slot, idx, token);
 	iv->dmbs[idx] = (struct ism_ivshm_dmb) {
 		.token = token,
+		.user_key = dmb->user_key,
+		.rgid = dmb->rgid,
 		.offset = unit * IVSHM_UNIT,
 		.len = dmb->len,
 	};
@@ -138,6 +140,7 @@ static int ism_ivshm_register_dmb(struct ism_dev *ism, struct ism_dmb *dmb)
 	desc.offset = cpu_to_le32(unit * IVSHM_UNIT);
 	desc.len = cpu_to_le32(dmb->len);
 	export_uuid(desc.rgid, &dmb->rgid);
+	desc.key = cpu_to_le64(dmb->user_key);
 	ivshm_publish_dmb(&iv->geo, iv->region, iv->slot, idx, &desc);
 
 	spin_lock_irqsave(&iv->dmb_lock, flags);
@@ -149,6 +152,21 @@ static int ism_ivshm_register_dmb(struct ism_dev *ism, struct ism_dmb *dmb)
 	dmb->cpu_addr = mem;
 	dmb->dma_addr = virt_to_phys(mem);
 	return 0;
+}
+
+/*
+ * Caller holds dmb_lock; DMB @idx is neither registered nor attached: its
+ * index and memory are free for the next registration.
+ */
+static void ism_ivshm_free_dmb(struct ism_ivshm *iv, u32 idx)
+{
+	struct ism_ivshm_dmb *d = &iv->dmbs[idx];
+	u32 units = DIV_ROUND_UP(d->len, IVSHM_UNIT);
+
+	bitmap_clear(iv->pages_used, d->offset / IVSHM_UNIT, units);
+	WRITE_ONCE(iv->units_used, iv->units_used - units);
+	__clear_bit(idx, iv->dmb_used);
+	d->token = 0;
 }
 
 static int ism_ivshm_unregister_dmb(struct ism_dev *ism, struct ism_dmb *dmb)
@@ -173,13 +191,10 @@ static int ism_ivshm_unregister_dmb(struct ism_dev *ism, struct ism_dmb *dmb)
 	gone = ism_ivshm_gone(iv);
 	if (!gone)
 		ivshm_retract_dmb(&iv->geo, iv->region, iv->slot, idx);
-	bitmap_clear(iv->pages_used, d->offset / IVSHM_UNIT,
-		     DIV_ROUND_UP(d->len, IVSHM_UNIT));
-	WRITE_ONCE(iv->units_used,
-		   iv->units_used - DIV_ROUND_UP(d->len, IVSHM_UNIT));
-	__clear_bit(idx, iv->dmb_used);
 	d->live = false;
-	d->token = 0;
+	/* An attachment of this guest still maps the memory: see detach. */
+	if (!d->attached)
+		ism_ivshm_free_dmb(iv, idx);
 	spin_unlock_irqrestore(&iv->dmb_lock, flags);
 	if (gone)
 		return -ENODEV;
@@ -193,35 +208,55 @@ static int ism_ivshm_unregister_dmb(struct ism_dev *ism, struct ism_dmb *dmb)
 }
 
 /*
- * Where a write of @size bytes at @offset of DMB @token goes, and the
- * DMB's owner slot, index and length. Caller holds rcu_read_lock(): the
- * owner's peer entry stays valid, and the data area is mapped as long as
- * the device exists.
+ * A DMB of this guest's as a writer on this guest finds it: registered,
+ * and for this guest to write (the same rgid check as a peer's), with
+ * one more attachment if @attach.
  */
-static int ism_ivshm_target(struct ism_ivshm *iv, u64 token, void **dst,
-			    u32 *slot, u32 *idx, u32 *len)
+static int ism_ivshm_own_target(struct ism_ivshm *iv, u64 token, u32 idx,
+				bool attach, void **dst, u32 *len, u64 *key)
+{
+	struct ism_ivshm_dmb *d = &iv->dmbs[idx];
+	unsigned long flags;
+	int ret = -ENOENT;
+
+	spin_lock_irqsave(&iv->dmb_lock, flags);
+	if (d->live && d->token == token)
+		ret = uuid_equal(&d->rgid, &iv->ism->gid) ? 0 : -EACCES;
+	if (!ret) {
+		*len = d->len;
+		*dst = ivshm_data(&iv->geo, iv->region, iv->slot, d->offset);
+		if (key)
+			*key = d->user_key;
+		if (attach)
+			d->attached++;
+	}
+	spin_unlock_irqrestore(&iv->dmb_lock, flags);
+	return ret;
+}
+
+/*
+ * Where a write of @size bytes at @offset of DMB @token goes, and the
+ * DMB's owner slot, index, length and user key (unless @key is NULL).
+ * Caller holds rcu_read_lock(): the owner's peer entry stays valid, and
+ * the data area is mapped as long as the device exists.
+ */
+static int ism_ivshm_target(struct ism_ivshm *iv, u64 token, bool attach,
+			    void **dst, u32 *slot, u32 *idx, u32 *len,
+			    u64 *key)
 {
 	struct ism_dev *ism = iv->ism;
-	unsigned long flags;
 	u64 off;
 	int ret;
 
 	if (ivshm_token_split(&iv->geo, token, slot, idx))
 		return -ENOENT;
-	if (*slot == iv->slot) {
-		struct ism_ivshm_dmb *d = &iv->dmbs[*idx];
-
-		spin_lock_irqsave(&iv->dmb_lock, flags);
-		ret = d->live && d->token == token ? 0 : -ENOENT;
-		*len = d->len;
-		*dst = ivshm_data(&iv->geo, iv->region, iv->slot, d->offset);
-		spin_unlock_irqrestore(&iv->dmb_lock, flags);
-		return ret;
-	}
+	if (*slot == iv->slot)
+		return ism_ivshm_own_target(iv, token, *idx, attach, dst, len,
+					    key);
 	if (!rcu_dereference(iv->peers[*slot]))
 		return -ENOENT;
 	ret = ivshm_find_dmb(&iv->geo, iv->region, token, &ism->gid, &off,
-			     len);
+			     len, key);
 	if (ret == -EBADMSG)
 		ism_ivshm_peer_log(iv, KERN_WARNING,
 				   "slot %u published a malformed DMB\n",
@@ -246,7 +281,8 @@ static int ism_ivshm_move_data(struct ism_dev *ism, u64 token,
 	if (ism_ivshm_gone(iv))
 		return -ENODEV;
 	rcu_read_lock();
-	ret = ism_ivshm_target(iv, token, &dst, &slot, &idx, &len);
+	ret = ism_ivshm_target(iv, token, false, &dst, &slot, &idx, &len,
+			       NULL);
 	if (ret)
 		goto out;
 	if (!ism_dmb_range_ok(len, offset, size)) {
@@ -275,8 +311,12 @@ out:
 }
 
 /*
- * The region stays mapped while the device exists, so an attachment pins
- * nothing: detaching has nothing to undo.
+ * The region stays mapped while the device exists. An attachment of one
+ * of this guest's own DMBs keeps its index and memory until it is
+ * detached (ism_ivshm_free_dmb()), as the ops contract asks: the owner
+ * may unregister first, and the memory must not go to a new DMB while a
+ * writer (a process's mapping) still reaches it. A peer's memory is the
+ * peer's to reuse: this guest cannot keep it, see ism-ivshm.rst.
  */
 static int ism_ivshm_attach_dmb(struct ism_dev *ism, struct ism_dmb *dmb)
 {
@@ -288,7 +328,8 @@ static int ism_ivshm_attach_dmb(struct ism_dev *ism, struct ism_dmb *dmb)
 	if (ism_ivshm_gone(iv))
 		return -ENODEV;
 	rcu_read_lock();
-	ret = ism_ivshm_target(iv, dmb->token, &dst, &slot, &idx, &len);
+	ret = ism_ivshm_target(iv, dmb->token, true, &dst, &slot, &idx, &len,
+			       NULL);
 	rcu_read_unlock();
 	if (ret)
 		return ret;
@@ -300,7 +341,46 @@ static int ism_ivshm_attach_dmb(struct ism_dev *ism, struct ism_dmb *dmb)
 
 static int ism_ivshm_detach_dmb(struct ism_dev *ism, u64 token)
 {
-	return 0;
+	struct ism_ivshm *iv = ism_dev_priv(ism);
+	struct ism_ivshm_dmb *d;
+	unsigned long flags;
+	u32 slot, idx;
+	int ret = -ENOENT;
+
+	if (ivshm_token_split(&iv->geo, token, &slot, &idx))
+		return -ENOENT;
+	if (slot != iv->slot)
+		return 0;
+	d = &iv->dmbs[idx];
+	spin_lock_irqsave(&iv->dmb_lock, flags);
+	if (d->token == token && d->attached) {
+		if (!--d->attached && !d->live)
+			ism_ivshm_free_dmb(iv, idx);
+		ret = 0;
+	}
+	spin_unlock_irqrestore(&iv->dmb_lock, flags);
+	return ret;
+}
+
+/*
+ * The key of a DMB this guest may write, from its own table or from the
+ * descriptor its owner published. Every refusal is -ENOENT: the caller
+ * must not learn which DMBs exist for other writers.
+ */
+static int ism_ivshm_dmb_user_key(struct ism_dev *ism, u64 token, u64 *key,
+				  u32 *len)
+{
+	struct ism_ivshm *iv = ism_dev_priv(ism);
+	u32 slot, idx;
+	void *dst;
+	int ret;
+
+	if (ism_ivshm_gone(iv))
+		return -ENODEV;
+	rcu_read_lock();
+	ret = ism_ivshm_target(iv, token, false, &dst, &slot, &idx, len, key);
+	rcu_read_unlock();
+	return ret ? -ENOENT : 0;
 }
 
 /* The owner as the token's slot and this guest's table of peers name it. */
@@ -382,5 +462,6 @@ const struct ism_device_ops ism_ivshm_ops = {
 	.attach_dmb = ism_ivshm_attach_dmb,
 	.detach_dmb = ism_ivshm_detach_dmb,
 	.dmb_owner = ism_ivshm_dmb_owner,
+	.dmb_user_key = ism_ivshm_dmb_user_key,
 	.dmb_space = ism_ivshm_dmb_space,
 };

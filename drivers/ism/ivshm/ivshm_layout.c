@@ -297,6 +297,7 @@ void ivshm_publish_dmb(const struct ivshm_geo *geo, void *region, u32 slot,
 	d->offset = desc->offset;
 	d->len = desc->len;
 	memcpy(d->rgid, desc->rgid, sizeof(d->rgid));
+	d->key = desc->key;
 	/* ...and see the new one whole, once its token is there. */
 	virt_wmb();
 	WRITE_ONCE(d->token, desc->token);
@@ -327,6 +328,7 @@ EXPORT_SYMBOL_IF_KUNIT(ivshm_retract_dmb);
  * @writer: the caller's GID
  * @data: set to the DMB's offset in the region
  * @len: set to the DMB's length
+ * @key: set to the DMB's user key, unless NULL
  *
  * The descriptor is copied out, checked, and its token read again: a
  * descriptor the owner changed meanwhile is not used.
@@ -336,7 +338,8 @@ EXPORT_SYMBOL_IF_KUNIT(ivshm_retract_dmb);
  * owner's data area or is not unit-aligned.
  */
 int ivshm_find_dmb(const struct ivshm_geo *geo, const void *region,
-		   u64 token, const uuid_t *writer, u64 *data, u32 *len)
+		   u64 token, const uuid_t *writer, u64 *data, u32 *len,
+		   u64 *key)
 {
 	struct ivshm_dmb_desc *d, copy;
 	u32 slot, idx, off, n;
@@ -355,6 +358,8 @@ int ivshm_find_dmb(const struct ivshm_geo *geo, const void *region,
 		return -EBADMSG;
 	*data = geo->part_off + (u64)slot * geo->part_size + geo->data_off + off;
 	*len = n;
+	if (key)
+		*key = le64_to_cpu(copy.key);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(ivshm_find_dmb);

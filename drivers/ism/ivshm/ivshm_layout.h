@@ -49,7 +49,8 @@ void ivshm_publish_dmb(const struct ivshm_geo *geo, void *region, u32 slot,
 void ivshm_retract_dmb(const struct ivshm_geo *geo, void *region, u32 slot,
 		       u32 idx);
 int ivshm_find_dmb(const struct ivshm_geo *geo, const void *region,
-		   u64 token, const uuid_t *writer, u64 *data, u32 *len);
+		   u64 token, const uuid_t *writer, u64 *data, u32 *len,
+		   u64 *key);
 void *ivshm_data(const struct ivshm_geo *geo, void *region, u32 slot,
 		 u32 offset);
 

@@ -31,6 +31,7 @@
 /**
  * struct ism_lo_dmb - a loopback DMB
  * @token: the DMB's token
+ * @user_key: the key its owner registered it with (&struct ism_dmb)
  * @cpu_addr: the zeroed, physically contiguous buffer
  * @len: length the owner asked for
  * @slot: index in &ism_lo.slots, also the DMB index
@@ -40,6 +41,7 @@
  */
 struct ism_lo_dmb {
 	u64 token;
+	u64 user_key;
 	void *cpu_addr;
 	u32 len;
 	u32 slot;
@@ -81,6 +83,7 @@ int ism_lo_register_dmb(struct ism_dev *ism, struct ism_dmb *dmb);
 int ism_lo_unregister_dmb(struct ism_dev *ism, struct ism_dmb *dmb);
 int ism_lo_attach_dmb(struct ism_dev *ism, struct ism_dmb *dmb);
 int ism_lo_detach_dmb(struct ism_dev *ism, u64 token);
+int ism_lo_dmb_user_key(struct ism_dev *ism, u64 token, u64 *key, u32 *len);
 void ism_lo_vlans_init(struct ism_lo *lo);
 int ism_lo_add_vlan_id(struct ism_dev *ism, u64 vlan_id);
 int ism_lo_del_vlan_id(struct ism_dev *ism, u64 vlan_id);

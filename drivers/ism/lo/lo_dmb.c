@@ -116,6 +116,7 @@ int ism_lo_register_dmb(struct ism_dev *ism, struct ism_dmb *dmb)
 		return -ENOMEM;
 	}
 	new->len = dmb->len;
+	new->user_key = dmb->user_key;
 	new->registered = true;
 	random_bits = get_random_u64() << ISM_LO_SLOT_BITS;
 
@@ -192,6 +193,22 @@ int ism_lo_detach_dmb(struct ism_dev *ism, u64 token)
 		ret = 0;
 	}
 	spin_unlock(&lo->lock);
+	return ret;
+}
+
+int ism_lo_dmb_user_key(struct ism_dev *ism, u64 token, u64 *key, u32 *len)
+{
+	struct ism_lo_dmb *dmb;
+	int ret = -ENOENT;
+
+	rcu_read_lock();
+	dmb = ism_lo_lookup(ism_dev_priv(ism), token);
+	if (dmb && READ_ONCE(dmb->registered)) {
+		*key = dmb->user_key;
+		*len = dmb->len;
+		ret = 0;
+	}
+	rcu_read_unlock();
 	return ret;
 }
 

@@ -65,6 +65,7 @@ static const struct ism_device_ops ism_lo_ops = {
 	.del_vlan_id = ism_lo_del_vlan_id,
 	.attach_dmb = ism_lo_attach_dmb,
 	.detach_dmb = ism_lo_detach_dmb,
+	.dmb_user_key = ism_lo_dmb_user_key,
 };
 
 static struct ism_dev_type ism_lo_type;

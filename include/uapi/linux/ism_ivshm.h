@@ -28,7 +28,7 @@
 
 /* "ISMIVSHM" read as a little-endian u64 */
 #define IVSHM_MAGIC		0x4d485356494d5349ULL
-#define IVSHM_VERSION		1
+#define IVSHM_VERSION		2
 #define IVSHM_UNIT		4096U
 
 #define IVSHM_MIN_PEERS		8
@@ -123,12 +123,16 @@ struct ivshm_slot {
  * @offset: offset of the DMB in the owner's data area, unit-aligned
  * @len: length of the DMB
  * @rgid: the only peer allowed to write into it
+ * @key: 0 for a DMB of a kernel client; else the secret with which a
+ *	process of the writer may reach it (ism_user): only the region's
+ *	kernels read descriptors
  */
 struct ivshm_dmb_desc {
 	__le64 token;
 	__le32 offset;
 	__le32 len;
 	__u8 rgid[16];
+	__le64 key;
 };
 
 /**

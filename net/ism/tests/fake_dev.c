@@ -83,6 +83,7 @@ static int fake_register_dmb(struct ism_dev *dev, struct ism_dmb *dmb)
 	slot->token = fake->token_base + ++fake->tokens;
 	slot->idx = fake->force_idx ? fake->forced_idx : i;
 	slot->len = dmb->len;
+	slot->user_key = dmb->user_key;
 	dmb->token = slot->token;
 	dmb->idx = slot->idx;
 	dmb->cpu_addr = fake->loop ? slot->buf : slot;
@@ -263,6 +264,23 @@ static int fake_dmb_owner(struct ism_dev *dev, u64 token, uuid_t *gid)
 	return fake->ret;
 }
 
+/* The key a registered DMB has; -ENOENT for any other token. */
+static int fake_dmb_user_key(struct ism_dev *dev, u64 token, u64 *key,
+			     u32 *len)
+{
+	struct fake_dev *fake = to_fake(dev);
+	struct fake_slot *slot;
+
+	fake->calls[OP_DMB_USER_KEY]++;
+	fake->last.token = token;
+	slot = fake_loop_find(fake, token, false);
+	if (!slot)
+		return -ENOENT;
+	*key = slot->user_key;
+	*len = slot->len;
+	return 0;
+}
+
 /* A fixed space of max_dmbs DMBs of max_dmb_len; in use: what is registered. */
 static void fake_dmb_space(struct ism_dev *dev, u64 *used, u64 *total)
 {
@@ -298,6 +316,7 @@ const struct ism_device_ops fake_ops_full = {
 	.attach_dmb = fake_attach_dmb,
 	.detach_dmb = fake_detach_dmb,
 	.dmb_owner = fake_dmb_owner,
+	.dmb_user_key = fake_dmb_user_key,
 	.dmb_space = fake_dmb_space,
 };
 

@@ -39,6 +39,7 @@ enum fake_op {
 	OP_ATTACH_DMB,
 	OP_DETACH_DMB,
 	OP_DMB_OWNER,
+	OP_DMB_USER_KEY,
 	OP_NR,
 };
 
@@ -47,6 +48,7 @@ struct fake_slot {
 	u64 token;
 	u32 idx;
 	u32 len;
+	u64 user_key;
 	void *buf;		/* loop device: the DMB's memory */
 	unsigned int attached;	/* loop device: attachments of the DMB */
 };

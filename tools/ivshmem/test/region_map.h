@@ -16,7 +16,7 @@
 #define REGION_HDR_LEN		64
 #define REGION_SLOTS_OFF	4096
 #define REGION_SLOT_LEN		64
-#define REGION_DESC_LEN		32
+#define REGION_DESC_LEN		40
 
 /* Fields of a slot and of a DMB descriptor (little-endian). */
 #define SLOT_COOKIE		0

@@ -105,7 +105,7 @@ part=$(jq -r .part_off "$tmp/show.json")
 poke "$tmp/r1" 4096 0100000000000000
 poke "$tmp/r1" 4112 1122334455667788
 poke "$tmp/r1" 4128 0200000000000000
-poke "$tmp/r1" $((part + 3 * 32)) 0300040000000080000000000010000001
+poke "$tmp/r1" $((part + 3 * 40)) 0300040000000080000000000010000001
 expect 0 "check: one guest with one DMB is consistent" region check r1
 region show -j r1 >"$tmp/show.json"
 [ "$(jq -r '.slots[0] | [.state, .gid, .dmbs, .dmb_bytes] | @tsv' "$tmp/show.json")" = \
@@ -119,10 +119,10 @@ expect 1 "check: the configuration and the header disagree" region check r1
 conf "memory = $tmp/r1" "size = 64M" "dmbs = 128"
 
 # Inconsistencies a broken or hostile guest could leave.
-poke "$tmp/r1" $((part + 4 * 32)) 0300040000000080000000000010000001
+poke "$tmp/r1" $((part + 4 * 40)) 0300040000000080000000000010000001
 expect 1 "check: a token naming another index" region check r1
 has 'DMB index 4: token 0x8000000000040003 names another place' "... found"
-poke "$tmp/r1" $((part + 4 * 32)) 0400040000000080000000000010000001
+poke "$tmp/r1" $((part + 4 * 40)) 0400040000000080000000000010000001
 expect 1 "check: two DMBs over one place" region check r1
 has 'DMB indexes 3 and 4 overlap' "... found"
 poke "$tmp/r1" 4128 07

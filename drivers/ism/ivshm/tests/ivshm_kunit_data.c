@@ -37,25 +37,25 @@ static void ivshm_dmb_found(struct kunit *test)
 	u32 len;
 
 	KUNIT_ASSERT_EQ(test, ivshm_find_dmb(&r->geo, r->mem, token, &writer,
-					     &data, &len), 0);
+					     &data, &len, NULL), 0);
 	KUNIT_EXPECT_EQ(test, len, 5000U);
 	KUNIT_EXPECT_PTR_EQ(test, r->mem + data,
 			    ivshm_data(&r->geo, r->mem, OWNER, 2 * IVSHM_UNIT));
 	KUNIT_EXPECT_EQ(test, ivshm_find_dmb(&r->geo, r->mem, token, &other,
-					     &data, &len), -EACCES);
+					     &data, &len, NULL), -EACCES);
 	KUNIT_EXPECT_EQ(test, ivshm_find_dmb(&r->geo, r->mem, token ^ BIT(40),
-					     &writer, &data, &len), -ENOENT);
+					     &writer, &data, &len, NULL), -ENOENT);
 	/* The same index in another partition holds nothing. */
 	KUNIT_EXPECT_EQ(test, ivshm_find_dmb(&r->geo, r->mem,
 			token ^ BIT(IVSHM_TOKEN_IDX_BITS), &writer, &data,
-			&len), -ENOENT);
+			&len, NULL), -ENOENT);
 	ivshm_retract_dmb(&r->geo, r->mem, OWNER, IDX);
 	KUNIT_EXPECT_EQ(test, ivshm_find_dmb(&r->geo, r->mem, token, &writer,
-					     &data, &len), -ENOENT);
+					     &data, &len, NULL), -ENOENT);
 	/* A whole data area is one DMB. */
 	token = ivshm_test_publish(r, 0, r->geo.data_len);
 	KUNIT_EXPECT_EQ(test, ivshm_find_dmb(&r->geo, r->mem, token, &writer,
-					     &data, &len), 0);
+					     &data, &len, NULL), 0);
 	KUNIT_EXPECT_EQ(test, data + len, r->geo.part_off +
 			(OWNER + 1) * r->geo.part_size);
 }
@@ -84,7 +84,7 @@ static void ivshm_dmb_malformed(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		token = ivshm_test_publish(r, bad[i].offset, bad[i].len);
 		KUNIT_EXPECT_EQ_MSG(test, ivshm_find_dmb(&r->geo, r->mem,
-				    token, &writer, &data, &len), -EBADMSG,
+				    token, &writer, &data, &len, NULL), -EBADMSG,
 				    "offset %u len %u", bad[i].offset,
 				    bad[i].len);
 	}
@@ -301,7 +301,7 @@ static void ivshm_partition_reset(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, memchr_inv(part, 0, r->geo.data_off));
 	KUNIT_EXPECT_FALSE(test, memchr_inv(data, 0x77, 100));
 	KUNIT_EXPECT_EQ(test, ivshm_find_dmb(&r->geo, r->mem, token, &writer,
-					     &off, &len), -ENOENT);
+					     &off, &len, NULL), -ENOENT);
 	KUNIT_EXPECT_EQ(test, ivshm_evq_head(&r->geo, r->mem, OWNER, 0), 0ULL);
 	KUNIT_EXPECT_EQ(test, ivshm_take_signals(&r->geo, r->mem, OWNER + 1,
 						 ivshm_test_deliver, &t), 1U);

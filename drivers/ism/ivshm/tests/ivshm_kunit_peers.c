@@ -326,6 +326,118 @@ static void ivshm_peers_unregistered(struct kunit *test)
 					     &peers_client), 0);
 }
 
+/*
+ * A guest's own DMB registered for a peer is the peer's to write: this
+ * guest's clients may not, through move_data, an attachment or a user
+ * key, although the memory is in their own partition.
+ */
+static void ivshm_peers_own_dmb_for_peer(struct kunit *test)
+{
+	struct ism_dmb dmb, map = { };
+	u8 buf[8] = { 9 };
+	u32 len;
+
+	peers_register(test, &dmb, peers.dev[1]);
+	KUNIT_EXPECT_EQ(test, ism_move_data(peers.dev[0], dmb.token, 0, true,
+					    0, buf, sizeof(buf)), -EACCES);
+	map.token = dmb.token;
+	KUNIT_EXPECT_EQ(test, ism_attach_dmb(peers.dev[0], &map,
+					     &peers_client), -EACCES);
+	KUNIT_EXPECT_EQ(test, ism_check_user_key(peers.dev[0], dmb.token, 0,
+						 &len), -ENOENT);
+	KUNIT_EXPECT_FALSE(test, memchr_inv(dmb.cpu_addr, 0, PEERS_DMB_LEN));
+	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(peers.dev[0], &dmb,
+						 &peers_client), 0);
+}
+
+/*
+ * A user key travels in the descriptor: the writer's kernel checks it;
+ * another key, another writer, a kernel client's DMB (key 0) all fail.
+ */
+static void ivshm_peers_user_key(struct kunit *test)
+{
+	struct ism_dmb dmb, kdmb;
+	u64 key = get_random_u64() | 1;
+	u32 len = 0;
+
+	memset(&dmb, 0, sizeof(dmb));
+	dmb.len = PEERS_DMB_LEN;
+	dmb.user_key = key;
+	ism_get_local_gid(peers.dev[1], &dmb.rgid);
+	KUNIT_ASSERT_EQ(test, ism_register_dmb(peers.dev[0], &dmb,
+					       &peers_client), 0);
+	peers_register(test, &kdmb, peers.dev[1]);
+	KUNIT_EXPECT_EQ(test, ism_check_user_key(peers.dev[1], dmb.token, key,
+						 &len), 0);
+	KUNIT_EXPECT_EQ(test, len, (u32)PEERS_DMB_LEN);
+	KUNIT_EXPECT_EQ(test, ism_check_user_key(peers.dev[1], dmb.token,
+						 key ^ 2, &len), -ENOENT);
+	KUNIT_EXPECT_EQ(test, ism_check_user_key(peers.dev[0], dmb.token, key,
+						 &len), -ENOENT);
+	KUNIT_EXPECT_EQ(test, ism_check_user_key(peers.dev[1], kdmb.token, 0,
+						 &len), -ENOENT);
+	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(peers.dev[0], &kdmb,
+						 &peers_client), 0);
+	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(peers.dev[0], &dmb,
+						 &peers_client), 0);
+	KUNIT_EXPECT_EQ(test, ism_check_user_key(peers.dev[1], dmb.token, key,
+						 &len), -ENOENT);
+}
+
+static bool peers_overlap(const struct ism_dmb *a, const struct ism_dmb *b)
+{
+	return a->cpu_addr < b->cpu_addr + b->len &&
+	       b->cpu_addr < a->cpu_addr + a->len;
+}
+
+/*
+ * An attachment of a guest's own DMB keeps its memory after the owner
+ * unregisters it: DMBs registered until the partition is full never get
+ * an address the attachment still maps (a process's mapping of it would
+ * reach them). Detaching gives the memory back.
+ */
+static void ivshm_peers_attachment_keeps_memory(struct kunit *test)
+{
+	struct ism_dmb old, map = { }, *fill;
+	unsigned int n = 0, max, i, overlaps = 0;
+	u32 len = PEERS_DMB_LEN;
+	struct ism_dmb again;
+
+	max = ism_get_max_dmbs(peers.dev[0]);
+	fill = kunit_kcalloc(test, max, sizeof(*fill), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, fill);
+	memset(&old, 0, sizeof(old));
+	old.len = len;
+	ism_get_local_gid(peers.dev[0], &old.rgid);
+	KUNIT_ASSERT_EQ(test, ism_register_dmb(peers.dev[0], &old,
+					       &peers_client), 0);
+	map.token = old.token;
+	KUNIT_ASSERT_EQ(test, ism_attach_dmb(peers.dev[0], &map,
+					     &peers_client), 0);
+	KUNIT_ASSERT_EQ(test, ism_unregister_dmb(peers.dev[0], &old,
+						 &peers_client), 0);
+	for (; n < max; n++) {
+		fill[n] = (struct ism_dmb){ .len = len, .rgid = old.rgid };
+		if (ism_register_dmb(peers.dev[0], &fill[n], &peers_client))
+			break;
+		overlaps += peers_overlap(&fill[n], &map);
+	}
+	KUNIT_EXPECT_GT(test, n, 0U);
+	KUNIT_EXPECT_EQ_MSG(test, overlaps, 0U,
+			    "%u of %u new DMBs in the attached memory",
+			    overlaps, n);
+	KUNIT_EXPECT_EQ(test, ism_detach_dmb(peers.dev[0], map.token,
+					     &peers_client), 0);
+	/* Its memory, freed, holds one more DMB. */
+	again = (struct ism_dmb){ .len = len, .rgid = old.rgid };
+	KUNIT_EXPECT_EQ(test, ism_register_dmb(peers.dev[0], &again,
+					       &peers_client), 0);
+	if (again.token)
+		ism_unregister_dmb(peers.dev[0], &again, &peers_client);
+	for (i = 0; i < n; i++)
+		ism_unregister_dmb(peers.dev[0], &fill[i], &peers_client);
+}
+
 /* A software event reaches the peer's clients with the sender's GID. */
 static void ivshm_peers_event(struct kunit *test)
 {
@@ -398,6 +510,9 @@ static struct kunit_case ivshm_peers_cases[] = {
 	KUNIT_CASE(ivshm_peers_not_writer),
 	KUNIT_CASE(ivshm_peers_attach),
 	KUNIT_CASE(ivshm_peers_unregistered),
+	KUNIT_CASE(ivshm_peers_own_dmb_for_peer),
+	KUNIT_CASE(ivshm_peers_user_key),
+	KUNIT_CASE(ivshm_peers_attachment_keeps_memory),
 	KUNIT_CASE(ivshm_peers_event),
 	{}
 };
