@@ -46,7 +46,7 @@ SRCS_ism_fault := $(NL_SRCS) $(addprefix $(TESTDIR)/ism_fault_,op.c state.c \
 # ism_nlbad sends malformed requests to the ism family.
 SRCS_ism_nlbad := $(NL_SRCS)
 # ism_user_test and ism_user_fuzz make /dev/ism's calls alike.
-SRCS_ism_user_test := $(TESTDIR)/ism_user_calls.c
+SRCS_ism_user_test := $(TESTDIR)/ism_user_calls.c $(TESTDIR)/ism_user_cases.c
 SRCS_ism_user_fuzz := $(TESTDIR)/ism_user_calls.c $(TESTDIR)/ism_user_fuzz_state.c
 # A file of some SRCS_NAME is part of a program, not one of its own.
 TOOLS_PARTS := $(foreach v,$(filter SRCS_%,$(.VARIABLES)),$($(v)))

@@ -45,6 +45,7 @@ int do_dev(struct ismctl *c, int argc, char **argv);
 int do_dmb(struct ismctl *c, int argc, char **argv);
 int do_client(struct ismctl *c, int argc, char **argv);
 int do_stats(struct ismctl *c, int argc, char **argv);
+int do_user(struct ismctl *c, int argc, char **argv);
 int dev_show(struct ismctl *c, const char *name);
 
 /* ---- attr.c ---- */

@@ -25,6 +25,9 @@ static const char help[] =
 "    ismctl [OPTIONS] client [show]\n"
 "    ismctl [OPTIONS] stats [show] [dev NAME]\n"
 "    ismctl [OPTIONS] stats reset [dev NAME]\n"
+"    ismctl [OPTIONS] user [show [NAME]]\n"
+"    ismctl user set NAME [unkeyed-writes on|off] [user-dmbs N]\n"
+"                         [user-bytes N]\n"
 "    ismctl -h | --help | -V | --version\n"
 "\n"
 "DESCRIPTION\n"
@@ -52,6 +55,15 @@ static const char help[] =
 "    client show  the clients: name, slot id, devices, DMBs held.\n"
 "    stats show   the same as -s dev show.\n"
 "    stats reset  set the counters of device NAME, or of all devices, to 0.\n"
+"    user show    what the files of /dev/ism/NAME (ism_user) may do on each\n"
+"                 device, from /sys/class/ism_user: unkeyed-writes, on if\n"
+"                 they may write into DMBs whose key the device cannot\n"
+"                 check (PCI-ISM: other systems' DMBs, SMC-D's included).\n"
+"                 user-dmbs and user-bytes: the DMBs, and their bytes,\n"
+"                 that the files of one user may hold on the device.\n"
+"    user set     change them for device NAME (root). Defaults:\n"
+"                 unkeyed-writes off, each user half the device's DMB\n"
+"                 indexes and half its DMB space.\n"
 "\n"
 "    GIDs are printed in UUID notation (8-4-4-4-12 hex digits), tokens as\n"
 "    0x and 16 hex digits. Names from the kernel show bytes other than\n"
@@ -73,7 +85,7 @@ static const char help[] =
 "       is already being removed\n"
 "    2  usage error\n"
 "    3  the ism family is not available (ism_core not loaded) or netlink\n"
-"       failed\n"
+"       failed; user: ism_user not loaded\n"
 "\n"
 "EXAMPLES\n"
 "    ismctl dev\n"
@@ -180,6 +192,7 @@ static const struct {
 	{ "dmb", do_dmb },
 	{ "client", do_client },
 	{ "stats", do_stats },
+	{ "user", do_user },
 	{ "help", do_help },
 };
 

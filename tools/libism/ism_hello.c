@@ -65,6 +65,7 @@ int main(int argc, char **argv)
 	if (ret)
 		return die("register", ret);
 	me.token = dmb.token;
+	me.key = dmb.key;
 	me.len = dmb.len;
 	ret = ism_exchange(sock, &me, &peer);
 	if (ret)
@@ -74,7 +75,8 @@ int main(int argc, char **argv)
 		/* A MOVE works on every device; ism_attach() where it can
 		 * would let us write into the peer's memory directly.
 		 */
-		ret = ism_write(ism, peer.token, 0, text, strlen(text) + 1, 0);
+		ret = ism_write(ism, peer.token, peer.key, 0, text,
+				strlen(text) + 1, 0);
 		if (ret)
 			return die("write", ret);
 		printf("sent: %s\n", text);

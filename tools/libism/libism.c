@@ -83,7 +83,7 @@ static int ism_map(struct ism *ism, const struct ism_user_dmb *d,
 {
 	void *addr = NULL;
 
-	if (d->flags & ISM_USER_DMB_MMAP) {
+	if (d->attr & ISM_USER_DMB_MMAP) {
 		addr = mmap(NULL, d->len, PROT_READ | PROT_WRITE, MAP_SHARED,
 			    ism->fd, d->mmap_offset);
 		if (addr == MAP_FAILED) {
@@ -95,6 +95,7 @@ static int ism_map(struct ism *ism, const struct ism_user_dmb *d,
 		}
 	}
 	buf->token = d->token;
+	buf->key = d->key;
 	buf->addr = addr;
 	buf->len = d->len;
 	buf->attached = release == ISM_USER_IOC_DETACH;
@@ -115,9 +116,10 @@ int ism_register(struct ism *ism, size_t len, const uint8_t peer[ISM_GID_LEN],
 	return ism_map(ism, &d, buf, ISM_USER_IOC_UNREGISTER);
 }
 
-int ism_attach(struct ism *ism, uint64_t token, struct ism_buf *buf)
+int ism_attach(struct ism *ism, uint64_t token, uint64_t key,
+	       struct ism_buf *buf)
 {
-	struct ism_user_dmb d = { .token = token };
+	struct ism_user_dmb d = { .token = token, .key = key };
 
 	if (ioctl(ism->fd, ISM_USER_IOC_ATTACH, &d))
 		return fail();
@@ -137,11 +139,12 @@ int ism_release(struct ism *ism, struct ism_buf *buf)
 	return 0;
 }
 
-int ism_write(struct ism *ism, uint64_t token, uint32_t offset,
+int ism_write(struct ism *ism, uint64_t token, uint64_t key, uint32_t offset,
 	      const void *data, uint32_t len, int dmbe)
 {
 	struct ism_user_move m = {
 		.token = token,
+		.key = key,
 		.data = (uintptr_t)data,
 		.offset = offset,
 		.size = len,
@@ -152,11 +155,12 @@ int ism_write(struct ism *ism, uint64_t token, uint32_t offset,
 	return ioctl(ism->fd, ISM_USER_IOC_MOVE, &m) ? fail() : 0;
 }
 
-int ism_signal(struct ism *ism, uint64_t token, unsigned int dmbe)
+int ism_signal(struct ism *ism, uint64_t token, uint64_t key,
+	       unsigned int dmbe)
 {
 	if (dmbe > 15)
 		return -EINVAL;
-	return ism_write(ism, token, 0, NULL, 0, dmbe);
+	return ism_write(ism, token, key, 0, NULL, 0, dmbe);
 }
 
 int ism_send_event(struct ism *ism, const uint8_t gid[ISM_GID_LEN],

@@ -28,6 +28,7 @@ struct ism;
 /* A DMB of the caller's, or a peer's it attached. */
 struct ism_buf {
 	uint64_t token;		/* the DMB's token */
+	uint64_t key;		/* its key: the right to write into it */
 	void *addr;		/* its memory, mapped; NULL if it cannot be */
 	size_t len;		/* its length */
 	int attached;		/* a peer's DMB, attached */
@@ -41,12 +42,14 @@ int ism_query_peer(struct ism *ism, const uint8_t gid[ISM_GID_LEN]);
 
 int ism_register(struct ism *ism, size_t len, const uint8_t peer[ISM_GID_LEN],
 		 struct ism_buf *buf);
-int ism_attach(struct ism *ism, uint64_t token, struct ism_buf *buf);
+int ism_attach(struct ism *ism, uint64_t token, uint64_t key,
+	       struct ism_buf *buf);
 int ism_release(struct ism *ism, struct ism_buf *buf);
 
-int ism_write(struct ism *ism, uint64_t token, uint32_t offset,
+int ism_write(struct ism *ism, uint64_t token, uint64_t key, uint32_t offset,
 	      const void *data, uint32_t len, int dmbe);
-int ism_signal(struct ism *ism, uint64_t token, unsigned int dmbe);
+int ism_signal(struct ism *ism, uint64_t token, uint64_t key,
+	       unsigned int dmbe);
 int ism_send_event(struct ism *ism, const uint8_t gid[ISM_GID_LEN],
 		   uint16_t code, uint64_t info);
 int ism_wait(struct ism *ism, struct ism_user_event *ev, int max,
@@ -60,6 +63,7 @@ int ism_gid_parse(const char *s, uint8_t gid[ISM_GID_LEN]);
 struct ism_peer {
 	uint8_t gid[ISM_GID_LEN];	/* the sender's device */
 	uint64_t token;			/* a DMB the sender registered, or 0 */
+	uint64_t key;			/* its key */
 	uint32_t len;			/* its length */
 	uint32_t data;			/* the application's own */
 };

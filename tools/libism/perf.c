@@ -229,6 +229,7 @@ int perf_connect(const struct perf_opts *o, uint32_t mine, uint32_t theirs,
 	if (!l->mine.addr)
 		return -EOPNOTSUPP;
 	me.token = l->mine.token;
+	me.key = l->mine.key;
 	me.len = l->mine.len;
 	ret = ism_exchange(l->sock, &me, &peer);
 	if (ret)
@@ -236,9 +237,10 @@ int perf_connect(const struct perf_opts *o, uint32_t mine, uint32_t theirs,
 	if (peer.len < theirs)
 		return -EMSGSIZE;
 	l->token = peer.token;
+	l->key = peer.key;
 	/* The peer's word is not the kernel's: the attachment's length is. */
 	if (info.flags & ISM_USER_INFO_ATTACH) {
-		ret = ism_attach(l->ism, l->token, &l->theirs);
+		ret = ism_attach(l->ism, l->token, l->key, &l->theirs);
 		if (ret)
 			return ret;
 		if (l->theirs.len < theirs)
@@ -270,7 +272,7 @@ int perf_put(struct perf_link *l, uint32_t off, const void *data, uint32_t len)
 		memcpy((char *)l->theirs.addr + off, data, len);
 		return 0;
 	}
-	return ism_write(l->ism, l->token, off, data, len, -1);
+	return ism_write(l->ism, l->token, l->key, off, data, len, -1);
 }
 
 int perf_put_word(struct perf_link *l, uint32_t off, uint64_t v)
@@ -281,9 +283,10 @@ int perf_put_word(struct perf_link *l, uint32_t off, uint64_t v)
 		__atomic_store_n((uint64_t *)((char *)l->theirs.addr + off), v,
 				 __ATOMIC_RELEASE);
 	else
-		ret = ism_write(l->ism, l->token, off, &v, sizeof(v), -1);
+		ret = ism_write(l->ism, l->token, l->key, off, &v, sizeof(v),
+				-1);
 	if (!ret && !l->busy)
-		ret = ism_signal(l->ism, l->token, 0);
+		ret = ism_signal(l->ism, l->token, l->key, 0);
 	return ret;
 }
 

@@ -35,6 +35,7 @@ struct perf_link {
 	struct ism_buf mine;	/* the peer writes into it */
 	struct ism_buf theirs;	/* attached, if the device can */
 	uint64_t token;		/* the peer's DMB */
+	uint64_t key;		/* and its key */
 	int sock;
 	int busy;
 	int timeout_ms;

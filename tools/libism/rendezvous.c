@@ -6,8 +6,9 @@
  * (one side listens, the other connects) and ism_exchange() swaps a
  * struct ism_peer over it, or over any connected stream socket.
  *
- * On the wire, 40 bytes: "ISM1", the GID, then token, len and data in
- * network byte order, then four zero bytes.
+ * On the wire, 48 bytes: "ISM2", the GID, then token, key, len and data
+ * in network byte order, then four zero bytes. The key is the right to
+ * write into the DMB: exchange over a socket only the peer can read.
  */
 #define _GNU_SOURCE
 #include <endian.h>
@@ -25,8 +26,8 @@
 
 #include "libism.h"
 
-#define ISM_WIRE_LEN	40
-static const char ism_wire_magic[4] = "ISM1";
+#define ISM_WIRE_LEN	48
+static const char ism_wire_magic[4] = "ISM2";
 
 static int xfer(int sock, void *buf, size_t len, int out)
 {
@@ -54,31 +55,35 @@ int ism_exchange(int sock, const struct ism_peer *mine,
 		 struct ism_peer *theirs)
 {
 	uint8_t w[ISM_WIRE_LEN] = { 0 };
-	uint64_t token;
+	uint64_t u;
 	uint32_t v;
 	int ret;
 
 	memcpy(w, ism_wire_magic, 4);
 	memcpy(w + 4, mine->gid, ISM_GID_LEN);
-	token = htobe64(mine->token);
-	memcpy(w + 20, &token, 8);
+	u = htobe64(mine->token);
+	memcpy(w + 20, &u, 8);
+	u = htobe64(mine->key);
+	memcpy(w + 28, &u, 8);
 	v = htobe32(mine->len);
-	memcpy(w + 28, &v, 4);
+	memcpy(w + 36, &v, 4);
 	v = htobe32(mine->data);
-	memcpy(w + 32, &v, 4);
+	memcpy(w + 40, &v, 4);
 	ret = xfer(sock, w, sizeof(w), 1);
 	if (!ret)
 		ret = xfer(sock, w, sizeof(w), 0);
 	if (ret)
 		return ret;
-	if (memcmp(w, ism_wire_magic, 4) || w[36] || w[37] || w[38] || w[39])
+	if (memcmp(w, ism_wire_magic, 4) || w[44] || w[45] || w[46] || w[47])
 		return -EPROTO;
 	memcpy(theirs->gid, w + 4, ISM_GID_LEN);
-	memcpy(&token, w + 20, 8);
-	theirs->token = be64toh(token);
-	memcpy(&v, w + 28, 4);
+	memcpy(&u, w + 20, 8);
+	theirs->token = be64toh(u);
+	memcpy(&u, w + 28, 8);
+	theirs->key = be64toh(u);
+	memcpy(&v, w + 36, 4);
 	theirs->len = be32toh(v);
-	memcpy(&v, w + 32, 4);
+	memcpy(&v, w + 40, 4);
 	theirs->data = be32toh(v);
 	return 0;
 }
@@ -166,8 +171,9 @@ static int tcp_connect(const struct addrinfo *ai, int timeout_ms)
 		if (err != -ECONNREFUSED && err != -EHOSTUNREACH &&
 		    err != -ENETUNREACH)
 			return err;
+		/* Nobody came in time, whichever way the last try failed. */
 		if (timeout_ms >= 0 && now_ms() >= end)
-			return err;
+			return -ETIMEDOUT;
 		usleep(100 * 1000);
 	}
 }

@@ -11,11 +11,21 @@
  * software events and the device going away through read() and poll().
  * All that an open file holds is released when the file is closed.
  *
- * A token names a DMB to its writers and has random bits that cannot be
- * guessed: give it only to the peer meant to write. Tokens of an open
- * file's own DMBs and attachments are valid only on that file: another
- * file, even of the same process, gets -ENOENT for them; passing the file
- * descriptor is the way to share them.
+ * A DMB is reached by its token and its key, both returned by REGISTER:
+ * the token names it, the key (64 random bits) is the right to write into
+ * it. Give both only to the peer meant to write, the GID the DMB was
+ * registered for: any process of that peer's device that has them can
+ * write into the DMB, and no one else can, with or without them. DMBs of
+ * kernel clients (SMC-D) have no key and are never reachable from here.
+ * UNREGISTER and DETACH take only the tokens of the file's own DMBs and
+ * attachments: another file, even of the same process, gets -ENOENT.
+ *
+ * The structures can grow. Each ioctl's number carries the size of its
+ * argument (_IOC_SIZE): the kernel takes the sizes of this header and
+ * larger ones whose extra bytes are all zero (-E2BIG otherwise), and
+ * writes back only as many bytes as the caller's size says. Every field
+ * that a call does not read must be 0 (-EINVAL otherwise), so that it
+ * can be given a meaning later.
  */
 #ifndef _UAPI_LINUX_ISM_USER_H
 #define _UAPI_LINUX_ISM_USER_H
@@ -69,28 +79,36 @@ struct ism_user_peer {
 
 #define ISM_USER_PEER_VLAN	(1U << 0)
 
-/* struct ism_user_dmb.flags, set by the kernel */
+/* struct ism_user_dmb.attr, set by the kernel */
 /* The DMB can be mapped: mmap() at mmap_offset. */
 #define ISM_USER_DMB_MMAP	(1U << 0)
 
 /**
  * struct ism_user_dmb - ISM_USER_IOC_REGISTER and ISM_USER_IOC_ATTACH
- * @token: ATTACH: in, the peer DMB's token. REGISTER: out, the new DMB's
- *	token, to give to the peer (@gid) that writes into it
+ * @token: REGISTER: out, the new DMB's token. ATTACH: in, the peer DMB's
+ * @key: REGISTER: out, the new DMB's key, never 0. ATTACH: in, the key
+ *	that came with the token
  * @mmap_offset: out: the offset of the buffer for mmap(); 0 if it cannot
  *	be mapped
  * @len: REGISTER: in, the length, a multiple of the page size. ATTACH:
  *	out, the peer DMB's length
- * @flags: in: 0. out: ISM_USER_DMB_*
+ * @flags: in: 0, no flag is defined yet
  * @gid: REGISTER: in, the GID of the only peer allowed to write into the
  *	DMB. ATTACH: out, the owner's GID where the device tells it, else 0
+ * @attr: out: ISM_USER_DMB_*
+ * @reserved: 0
+ *
+ * Fields that are out only for a call must be 0 when it is made.
  */
 struct ism_user_dmb {
 	__u64 token;
+	__u64 key;
 	__u64 mmap_offset;
 	__u32 len;
 	__u32 flags;
 	__u8 gid[ISM_USER_GID_LEN];
+	__u32 attr;
+	__u32 reserved;
 };
 
 /* struct ism_user_move.flags */
@@ -100,6 +118,7 @@ struct ism_user_dmb {
 /**
  * struct ism_user_move - ISM_USER_IOC_MOVE: write into a peer's DMB
  * @token: the peer DMB's token
+ * @key: the peer DMB's key
  * @data: user address of the bytes to write; may be 0 with @size 0
  * @offset: where in the DMB
  * @size: number of bytes; 0 with ISM_USER_MOVE_SIGNAL only signals, as a
@@ -108,11 +127,13 @@ struct ism_user_dmb {
  * @dmbe: the signal bit, below 16, with ISM_USER_MOVE_SIGNAL
  *
  * The bytes are in the DMB when the call returns 0; the signal follows
- * them. A write larger than the kernel's bounce buffer goes in several
+ * them. The whole request is checked before the first byte moves; a
+ * write larger than the kernel's bounce buffer then goes in several
  * pieces, the signal with the last.
  */
 struct ism_user_move {
 	__u64 token;
+	__u64 key;
 	__u64 data;
 	__u32 offset;
 	__u32 size;

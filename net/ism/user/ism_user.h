@@ -29,6 +29,8 @@
  * - the core's and the device's DMB locks (taken in ism_register_dmb()
  *   and the like) and the file mapping's i_mmap_rwsem (taken by
  *   unmap_mapping_range() when a buffer is revoked).
+ * - the lock of udev->shares (xa_lock): each user's share of the device,
+ *   &struct ism_user_share. Nothing is taken inside it.
  * - ctx->ev_lock, a spinlock taken with irqs off: the context's event
  *   queue and the signal bits its DMBs have pending. Inside it only the
  *   wait queue's and the eventfd's own spinlocks are taken.
@@ -65,10 +67,6 @@ struct mm_struct;
 #define ISM_USER_EXPORT_FOR_KUNIT(sym)
 #endif
 
-/* mmap offsets: a buffer's id above the bits of a DMB's length (u32). */
-#define ISM_USER_MMAP_SHIFT	32
-#define ISM_USER_PGOFF_SHIFT	(ISM_USER_MMAP_SHIFT - PAGE_SHIFT)
-#define ISM_USER_PGOFF_MASK	((1UL << ISM_USER_PGOFF_SHIFT) - 1)
 /* Events that wait in a context's queue; signals do not count. */
 #define ISM_USER_QUEUE_LEN	64
 /* Largest piece of a MOVE copied through the kernel at once. */
@@ -76,6 +74,7 @@ struct mm_struct;
 
 extern struct ism_client ism_user_client;
 extern unsigned int ism_user_max_buffers;
+extern const struct attribute_group *ism_user_dev_groups[];
 
 /**
  * struct ism_user_dev - an ISM device as user space sees it
@@ -87,6 +86,15 @@ extern unsigned int ism_user_max_buffers;
  * @gone: remove_dev ran: no file opens, every context is dead
  * @ctxs: the open files' contexts, RCU list
  * @by_idx: the files' DMBs by DMB index, for the irq handler (RCU)
+ * @pgoff_shift: mmap offsets, in pages, are a buffer's id above this many
+ *	bits of page number: enough for the device's largest DMB, so that
+ *	a 32-bit page offset leaves many ids (see ism_user_max_id())
+ * @unkeyed_writes: the administrator lets the files write into DMBs whose
+ *	key the device cannot check (sysfs unkeyed_writes)
+ * @user_dmbs: the DMBs one user's files may hold registered on the device
+ *	(sysfs user_dmbs; default half its DMB indexes)
+ * @user_bytes: their bytes (sysfs user_bytes; default half its DMB space)
+ * @shares: user id to &struct ism_user_share, the users' holdings
  */
 struct ism_user_dev {
 	struct ism_dev *ism;
@@ -96,7 +104,28 @@ struct ism_user_dev {
 	bool gone;
 	struct list_head ctxs;
 	struct xarray by_idx;
+	u8 pgoff_shift;
+	bool unkeyed_writes;
+	u32 user_dmbs;
+	u64 user_bytes;
+	struct xarray shares;
 };
+
+/**
+ * struct ism_user_share - what one user's files hold registered on a device
+ * @dmbs: DMBs
+ * @bytes: their lengths
+ */
+struct ism_user_share {
+	u32 dmbs;
+	u64 bytes;
+};
+
+/* The largest buffer id: its page offset fits an unsigned long. */
+static inline u32 ism_user_max_id(const struct ism_user_dev *udev)
+{
+	return min_t(unsigned long, INT_MAX, ULONG_MAX >> udev->pgoff_shift);
+}
 
 /**
  * struct ism_user_ctx - an open file of a device
@@ -151,8 +180,9 @@ struct ism_user_ctx {
  * @id: key in ctx->bufs, and the mmap offset's high bits
  * @pfn: first page frame of the memory, if @mappable
  * @mappable: whole pages of memory the kernel maps directly
- * @mm: the address space charged for the DMB's pages (own DMBs only)
+ * @mm: the address space charged for the pages of the DMB or attachment
  * @pages: the pages charged
+ * @share: the user share the DMB is counted in (own DMBs only), or NULL
  * @ready: entry in ctx->ready while signal bits are pending
  * @pending: the dmbe bits signalled since the last read
  * @released: no longer the file's: signals to it are ignored (ev_lock)
@@ -168,6 +198,7 @@ struct ism_user_buf {
 	bool mappable;
 	struct mm_struct *mm;
 	unsigned long pages;
+	struct ism_user_share *share;
 	struct list_head ready;
 	u16 pending;
 	bool released;
@@ -224,6 +255,12 @@ ssize_t ism_user_read(struct file *file, char __user *to, size_t len,
 		      loff_t *ppos);
 __poll_t ism_user_poll(struct file *file, struct poll_table_struct *wait);
 int ism_user_set_eventfd(struct ism_user_ctx *ctx, int fd);
+
+/* user_share.c */
+void ism_user_shares_init(struct ism_user_dev *udev);
+void ism_user_shares_destroy(struct ism_user_dev *udev);
+int ism_user_share_charge(struct ism_user_buf *buf);
+void ism_user_share_uncharge(struct ism_user_buf *buf);
 
 /* user_file.c */
 extern const struct file_operations ism_user_fops;

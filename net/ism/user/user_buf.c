@@ -12,6 +12,8 @@
  */
 #include <linux/io.h>
 #include <linux/mm.h>
+#include <linux/pagemap.h>
+#include <linux/random.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -20,14 +22,11 @@
 
 #include "ism_user.h"
 
-/* Buffer ids: the mmap offset keeps them above a DMB's length. */
-#define ISM_USER_MAX_ID		((u32)min_t(unsigned long, INT_MAX, \
-				ULONG_MAX >> ISM_USER_MMAP_SHIFT))
-
-/* The DMB's pages count as pinned memory of the registering process, as
- * RDMA's registered memory does: RLIMIT_MEMLOCK bounds them unless the
- * process has CAP_IPC_LOCK. A caller without an address space, a kernel
- * thread (the KUnit suite's), has no process to charge.
+/* The pages of a DMB, or of an attachment, count as pinned memory of the
+ * process that registered or attached it, as RDMA's registered memory
+ * does: RLIMIT_MEMLOCK bounds them unless the process has CAP_IPC_LOCK.
+ * A caller without an address space, a kernel thread (the KUnit
+ * suite's), has no process to charge.
  */
 static int ism_user_charge(struct ism_user_buf *buf)
 {
@@ -48,6 +47,7 @@ static int ism_user_charge(struct ism_user_buf *buf)
 
 static void ism_user_buf_free(struct ism_user_buf *buf)
 {
+	ism_user_share_uncharge(buf);
 	if (buf->mm) {
 		atomic64_sub(buf->pages, &buf->mm->pinned_vm);
 		mmdrop(buf->mm);
@@ -63,24 +63,30 @@ static void ism_user_buf_free(struct ism_user_buf *buf)
  */
 static void ism_user_buf_set_map(struct ism_user_buf *buf)
 {
+	unsigned int shift = buf->ctx->udev->pgoff_shift + PAGE_SHIFT;
 	void *addr = buf->dmb.cpu_addr;
 	u32 len = buf->dmb.len;
 
-	buf->mappable = addr && len && PAGE_ALIGNED(addr) &&
+	buf->mappable = addr && len && (u64)len <= 1ULL << shift &&
+			PAGE_ALIGNED(addr) &&
 			PAGE_ALIGNED(len) && virt_addr_valid(addr) &&
 			virt_addr_valid(addr + len - 1);
 	if (buf->mappable)
 		buf->pfn = PHYS_PFN(virt_to_phys(addr));
 }
 
+/* Where the buffer is in the file's mmap offsets, in bytes. */
+static loff_t ism_user_buf_offset(const struct ism_user_buf *buf)
+{
+	return (loff_t)buf->id << (buf->ctx->udev->pgoff_shift + PAGE_SHIFT);
+}
+
 static void ism_user_buf_out(const struct ism_user_buf *buf,
 			     struct ism_user_dmb *req)
 {
-	req->token = buf->dmb.token;
 	req->len = buf->dmb.len;
-	req->flags = buf->mappable ? ISM_USER_DMB_MMAP : 0;
-	req->mmap_offset = buf->mappable ?
-			   (u64)buf->id << ISM_USER_MMAP_SHIFT : 0;
+	req->attr = buf->mappable ? ISM_USER_DMB_MMAP : 0;
+	req->mmap_offset = buf->mappable ? ism_user_buf_offset(buf) : 0;
 }
 
 static struct ism_user_buf *ism_user_buf_new(struct ism_user_ctx *ctx)
@@ -105,8 +111,8 @@ static int ism_user_buf_add(struct ism_user_ctx *ctx, struct ism_user_buf *buf)
 	if (ctx->nbufs >= ism_user_max_buffers)
 		return -ENOBUFS;
 	ret = xa_alloc_cyclic(&ctx->bufs, &buf->id, buf,
-			      XA_LIMIT(1, ISM_USER_MAX_ID), &ctx->next_id,
-			      GFP_KERNEL);
+			      XA_LIMIT(1, ism_user_max_id(ctx->udev)),
+			      &ctx->next_id, GFP_KERNEL);
 	if (ret < 0)
 		return ret == -EBUSY ? -ENOBUFS : ret;
 	ctx->nbufs++;
@@ -126,9 +132,11 @@ static void ism_user_buf_del(struct ism_user_ctx *ctx, struct ism_user_buf *buf)
  * @ctx: the file
  * @req: the request, copied in; filled on success
  *
- * Return: 0; -EINVAL for flags or a length of 0, not a multiple of the
- * page size or above the device's largest; -ENOMEM over RLIMIT_MEMLOCK
- * or without memory; -ENOBUFS when the file holds its maximum of buffers;
+ * Return: 0; -EINVAL for flags, an out field that is not 0, or a length
+ * of 0, not a multiple of the page size or above the device's largest;
+ * -EDQUOT when the user's files hold their share of the device; -ENOMEM
+ * over RLIMIT_MEMLOCK or without memory; -ENOBUFS when the file holds its
+ * maximum of buffers;
  * -ENODEV once the device is gone; or the core's and device's error
  * (-ENOSPC: no room on the device).
  */
@@ -138,7 +146,9 @@ int ism_user_register(struct ism_user_ctx *ctx, struct ism_user_dmb *req)
 	struct ism_user_buf *buf;
 	int ret;
 
-	if (req->flags || !req->len || !PAGE_ALIGNED(req->len))
+	if (req->flags || req->token || req->key || req->mmap_offset ||
+	    req->attr || req->reserved || !req->len ||
+	    !PAGE_ALIGNED(req->len))
 		return -EINVAL;
 	buf = ism_user_buf_new(ctx);
 	if (!buf)
@@ -146,6 +156,10 @@ int ism_user_register(struct ism_user_ctx *ctx, struct ism_user_dmb *req)
 	buf->pages = req->len >> PAGE_SHIFT;
 	buf->dmb.len = req->len;
 	import_uuid(&buf->dmb.rgid, req->gid);
+	/* 0 is a kernel client's: never reachable from user space. */
+	do {
+		buf->dmb.user_key = get_random_u64();
+	} while (!buf->dmb.user_key);
 
 	down_write(&ctx->lock);
 	ret = ism_user_buf_add(ctx, buf);
@@ -158,7 +172,9 @@ int ism_user_register(struct ism_user_ctx *ctx, struct ism_user_dmb *req)
 	ret = -EINVAL;
 	if (req->len > ism_get_max_dmb_len(ism))
 		goto del;
-	ret = ism_user_charge(buf);
+	ret = ism_user_share_charge(buf);
+	if (!ret)
+		ret = ism_user_charge(buf);
 	if (ret)
 		goto del;
 	ret = ism_register_dmb(ism, &buf->dmb, &ism_user_client);
@@ -174,6 +190,8 @@ int ism_user_register(struct ism_user_ctx *ctx, struct ism_user_dmb *req)
 		ret = ret == -EBUSY ? -EIO : ret;
 		goto del;
 	}
+	req->token = buf->dmb.token;
+	req->key = buf->dmb.user_key;
 	ism_user_buf_out(buf, req);
 	up_write(&ctx->lock);
 	return 0;
@@ -188,24 +206,47 @@ unlock:
 
 ISM_USER_EXPORT_FOR_KUNIT(ism_user_register);
 
+/* May the file write into DMB @token with @key? The device checks the key
+ * where it can see it. Where it cannot (PCI-ISM: the DMB is in another
+ * system), only the administrator's unkeyed_writes lets the write go,
+ * unchecked; @len is then 0, unknown. Caller keeps the device (ctx->lock).
+ */
+static int ism_user_check_key(struct ism_user_ctx *ctx, struct ism_dev *ism,
+			      u64 token, u64 key, u32 *len)
+{
+	int ret = ism_check_user_key(ism, token, key, len);
+
+	if (ret != -EOPNOTSUPP)
+		return ret;
+	*len = 0;
+	return READ_ONCE(ctx->udev->unkeyed_writes) ? 0 : -EPERM;
+}
+
 /**
  * ism_user_attach() - ISM_USER_IOC_ATTACH
  * @ctx: the file
- * @req: the request, copied in (token, flags); filled on success
+ * @req: the request, copied in (token, key); filled on success
  *
- * Return: 0; -EINVAL for flags; -EEXIST if the file has the token
- * attached already; -EOPNOTSUPP if the device cannot attach; -ENOENT for
- * an unknown token; -ENOBUFS, -ENOMEM, -ENODEV as for registering; or the
- * device's error.
+ * Return: 0; -EINVAL for flags or an out field that is not 0; -EEXIST if
+ * the file has the token attached already; -EOPNOTSUPP if the device
+ * cannot attach; -ENOENT for a token and key that name no DMB this
+ * device may write (unknown, another writer's, a kernel client's, a
+ * wrong key: all alike); -EPERM where the device cannot check keys and
+ * unkeyed writes are off; -ENOMEM over RLIMIT_MEMLOCK (an attachment is
+ * charged as a registration is) or without memory; -ENOBUFS, -ENODEV as
+ * for registering; or the device's error.
  */
 int ism_user_attach(struct ism_user_ctx *ctx, struct ism_user_dmb *req)
 {
 	struct ism_dev *ism = ctx->udev->ism;
 	struct ism_user_buf *buf;
 	uuid_t owner;
+	u32 len;
 	int ret;
 
-	if (req->flags)
+	if (req->flags || req->mmap_offset || req->len ||
+	    memchr_inv(req->gid, 0, sizeof(req->gid)) || req->attr ||
+	    req->reserved)
 		return -EINVAL;
 	buf = ism_user_buf_new(ctx);
 	if (!buf)
@@ -220,10 +261,22 @@ int ism_user_attach(struct ism_user_ctx *ctx, struct ism_user_dmb *req)
 	ret = ism_user_buf_add(ctx, buf);
 	if (ret)
 		goto unlock;
+	ret = -EOPNOTSUPP;
+	if (!ism_dev_can_attach(ism))
+		goto del;
+	ret = ism_user_check_key(ctx, ism, req->token, req->key, &len);
+	if (ret)
+		goto del;
 	ret = ism_attach_dmb(ism, &buf->dmb, &ism_user_client);
 	if (ret)
 		goto del;
-	ret = xa_insert(&ctx->atts, req->token, buf, GFP_KERNEL);
+	/* What it maps stays pinned while it lasts: its own DMB's memory
+	 * after an UNREGISTER too.
+	 */
+	buf->pages = DIV_ROUND_UP(buf->dmb.len, PAGE_SIZE);
+	ret = ism_user_charge(buf);
+	if (!ret)
+		ret = xa_insert(&ctx->atts, req->token, buf, GFP_KERNEL);
 	if (ret) {
 		ism_detach_dmb(ism, req->token, &ism_user_client);
 		goto del;
@@ -259,8 +312,7 @@ static void ism_user_buf_release(struct ism_user_ctx *ctx,
 
 	ism_user_forget_ready(buf);
 	if (buf->mappable && ctx->mapping)
-		unmap_mapping_range(ctx->mapping,
-				    (loff_t)buf->id << ISM_USER_MMAP_SHIFT,
+		unmap_mapping_range(ctx->mapping, ism_user_buf_offset(buf),
 				    buf->dmb.len, 1);
 	if (buf->attached) {
 		xa_erase(&ctx->atts, buf->dmb.token);
@@ -344,22 +396,34 @@ void ism_user_release_bufs(struct ism_user_ctx *ctx)
 		ism_user_buf_free(buf);
 }
 
-/* One piece of a MOVE, with the device kept for it. */
+/* One piece of a MOVE, with the device kept for it. The first piece also
+ * checks the token and key, and the whole range where the device knows
+ * the DMB's length, so that a refused request has written nothing.
+ */
 static int ism_user_move_piece(struct ism_user_ctx *ctx,
-			       const struct ism_user_move *req, bool sf,
-			       unsigned int offset, const void *data,
+			       const struct ism_user_move *req, bool first,
+			       bool sf, unsigned int offset, const void *data,
 			       unsigned int size)
 {
 	struct ism_dev *ism = ism_user_dev_get(ctx);
+	u32 len;
 	int ret;
 
 	if (!ism)
 		return -ENODEV;
+	if (first) {
+		ret = ism_user_check_key(ctx, ism, req->token, req->key, &len);
+		if (!ret && len && !ism_dmb_range_ok(len, req->offset, req->size))
+			ret = -EINVAL;
+		if (ret)
+			goto put;
+	}
 	/* Each piece, and each MOVE, lands after the earlier ones: a peer
 	 * that polls a word written last must not see it before the data.
 	 */
 	smp_wmb();
 	ret = ism_move_data(ism, req->token, req->dmbe, sf, offset, data, size);
+put:
 	ism_user_dev_put(ctx);
 	return ret;
 }
@@ -371,14 +435,18 @@ static int ism_user_move_piece(struct ism_user_ctx *ctx,
  *
  * The bytes go through a bounce buffer, copied from user space with no
  * lock held (the copy may fault on a mapping of this very file), in
- * pieces of at most %ISM_USER_BOUNCE_LEN.
+ * pieces of at most %ISM_USER_BOUNCE_LEN. The whole request is checked
+ * first: flags, range, token and key, and that the source can be read.
  *
  * Return: 0; -EINVAL for unknown flags, a dmbe bit of 16 or more (or one
  * without ISM_USER_MOVE_SIGNAL), a range past 4 GiB or outside the DMB;
- * -EFAULT for a bad @req->data; -ENOENT for an unknown token; -EINTR if
- * a fatal signal came between pieces; -ENODEV once the device is gone;
- * or the device's error. After an error in a later piece, the earlier
- * pieces are in the DMB.
+ * -EFAULT for a bad @req->data; -ENOENT for a token and key that name no
+ * DMB this device may write; -EPERM where the device cannot check keys
+ * and unkeyed writes are off; -EINTR if a fatal signal came between
+ * pieces; -ENODEV once the device is gone; or the device's error. Only
+ * an error after the first piece (-EINTR, -ENODEV, the device's, or
+ * -EFAULT for a source another thread unmapped meanwhile) leaves the
+ * earlier pieces in the DMB.
  */
 int ism_user_move(struct ism_user_ctx *ctx, const struct ism_user_move *req)
 {
@@ -393,7 +461,10 @@ int ism_user_move(struct ism_user_ctx *ctx, const struct ism_user_move *req)
 	    check_add_overflow(req->offset, req->size, &end))
 		return -EINVAL;
 	if (!req->size)
-		return ism_user_move_piece(ctx, req, sf, req->offset, NULL, 0);
+		return ism_user_move_piece(ctx, req, true, sf, req->offset,
+					   NULL, 0);
+	if (fault_in_readable(from, req->size))
+		return -EFAULT;
 
 	bounce = kvmalloc(min_t(u32, req->size, ISM_USER_BOUNCE_LEN),
 			  GFP_KERNEL);
@@ -404,7 +475,8 @@ int ism_user_move(struct ism_user_ctx *ctx, const struct ism_user_move *req)
 		ret = -EFAULT;
 		if (copy_from_user(bounce, from + done, n))
 			break;
-		ret = ism_user_move_piece(ctx, req, sf && done + n == req->size,
+		ret = ism_user_move_piece(ctx, req, !done,
+					  sf && done + n == req->size,
 					  req->offset + done, bounce, n);
 		done += n;
 		if (!ret && done < req->size && fatal_signal_pending(current))
@@ -415,16 +487,18 @@ int ism_user_move(struct ism_user_ctx *ctx, const struct ism_user_move *req)
 	return ret;
 }
 
+ISM_USER_EXPORT_FOR_KUNIT(ism_user_move);
+
 static vm_fault_t ism_user_fault(struct vm_fault *vmf)
 {
 	struct ism_user_ctx *ctx = vmf->vma->vm_file->private_data;
-	unsigned long page = vmf->pgoff & ISM_USER_PGOFF_MASK;
+	unsigned int shift = ctx->udev->pgoff_shift;
+	unsigned long page = vmf->pgoff & ((1UL << shift) - 1);
 	vm_fault_t ret = VM_FAULT_SIGBUS;
 	struct ism_user_buf *buf;
 
 	down_read(&ctx->lock);
-	buf = ctx->dead ? NULL :
-	      xa_load(&ctx->bufs, vmf->pgoff >> ISM_USER_PGOFF_SHIFT);
+	buf = ctx->dead ? NULL : xa_load(&ctx->bufs, vmf->pgoff >> shift);
 	if (buf && buf->mappable && page < buf->dmb.len >> PAGE_SHIFT)
 		ret = vmf_insert_pfn(vmf->vma, vmf->address, buf->pfn + page);
 	up_read(&ctx->lock);
@@ -450,8 +524,9 @@ static const struct vm_operations_struct ism_user_vm_ops = {
  */
 int ism_user_mmap(struct file *file, struct vm_area_struct *vma)
 {
-	unsigned long page = vma->vm_pgoff & ISM_USER_PGOFF_MASK;
 	struct ism_user_ctx *ctx = file->private_data;
+	unsigned int shift = ctx->udev->pgoff_shift;
+	unsigned long page = vma->vm_pgoff & ((1UL << shift) - 1);
 	unsigned long pages = vma_pages(vma);
 	struct ism_user_buf *buf;
 	int ret;
@@ -468,7 +543,7 @@ int ism_user_mmap(struct file *file, struct vm_area_struct *vma)
 	if (ctx->dead)
 		goto unlock;
 	ret = -EINVAL;
-	buf = xa_load(&ctx->bufs, vma->vm_pgoff >> ISM_USER_PGOFF_SHIFT);
+	buf = xa_load(&ctx->bufs, vma->vm_pgoff >> shift);
 	if (!buf || page >= buf->dmb.len >> PAGE_SHIFT ||
 	    pages > (buf->dmb.len >> PAGE_SHIFT) - page)
 		goto unlock;

@@ -114,6 +114,18 @@ void ism_user_revoke(struct ism_user_dev *udev)
 	mutex_unlock(&udev->lock);
 }
 
+/* An ioctl's argument, of the size its number carries (see the UAPI
+ * header): at least this kernel's, the rest all zero. Requests and
+ * results are this kernel's size; a larger caller's tail is left alone.
+ */
+static int ism_user_copy_in(void *req, size_t size, unsigned int cmd,
+			    const void __user *arg)
+{
+	if (_IOC_SIZE(cmd) < size)
+		return -EINVAL;
+	return copy_struct_from_user(req, size, arg, _IOC_SIZE(cmd));
+}
+
 static int ism_user_info(struct ism_user_ctx *ctx, void __user *arg)
 {
 	struct ism_user_info info = {};
@@ -135,16 +147,19 @@ static int ism_user_info(struct ism_user_ctx *ctx, void __user *arg)
 	return copy_to_user(arg, &info, sizeof(info)) ? -EFAULT : 0;
 }
 
-static int ism_user_query_peer(struct ism_user_ctx *ctx, void __user *arg)
+static int ism_user_query_peer(struct ism_user_ctx *ctx, unsigned int cmd,
+			       void __user *arg)
 {
 	struct ism_user_peer peer;
 	struct ism_dev *ism;
 	uuid_t gid;
 	int ret;
 
-	if (copy_from_user(&peer, arg, sizeof(peer)))
-		return -EFAULT;
-	if (peer.flags & ~ISM_USER_PEER_VLAN)
+	ret = ism_user_copy_in(&peer, sizeof(peer), cmd, arg);
+	if (ret)
+		return ret;
+	if (peer.flags & ~ISM_USER_PEER_VLAN ||
+	    (!(peer.flags & ISM_USER_PEER_VLAN) && peer.vlan))
 		return -EINVAL;
 	import_uuid(&gid, peer.gid);
 	ism = ism_user_dev_get(ctx);
@@ -159,14 +174,15 @@ static int ism_user_query_peer(struct ism_user_ctx *ctx, void __user *arg)
 /* REGISTER and ATTACH: what the file got is undone if the caller cannot
  * be told about it.
  */
-static int ism_user_new_buf(struct ism_user_ctx *ctx, void __user *arg,
-			    bool attach)
+static int ism_user_new_buf(struct ism_user_ctx *ctx, unsigned int cmd,
+			    void __user *arg, bool attach)
 {
 	struct ism_user_dmb req;
 	int ret;
 
-	if (copy_from_user(&req, arg, sizeof(req)))
-		return -EFAULT;
+	ret = ism_user_copy_in(&req, sizeof(req), cmd, arg);
+	if (ret)
+		return ret;
 	ret = attach ? ism_user_attach(ctx, &req) :
 		       ism_user_register(ctx, &req);
 	if (ret)
@@ -178,15 +194,17 @@ static int ism_user_new_buf(struct ism_user_ctx *ctx, void __user *arg,
 	return 0;
 }
 
-static int ism_user_send_event(struct ism_user_ctx *ctx, void __user *arg)
+static int ism_user_send_event(struct ism_user_ctx *ctx, unsigned int cmd,
+			       void __user *arg)
 {
 	struct ism_user_sw_event ev;
 	struct ism_dev *ism;
 	uuid_t gid;
 	int ret;
 
-	if (copy_from_user(&ev, arg, sizeof(ev)))
-		return -EFAULT;
+	ret = ism_user_copy_in(&ev, sizeof(ev), cmd, arg);
+	if (ret)
+		return ret;
 	if (ev.flags || ev.code > ISM_USER_EVENT_CODE_MAX)
 		return -EINVAL;
 	import_uuid(&gid, ev.gid);
@@ -199,39 +217,57 @@ static int ism_user_send_event(struct ism_user_ctx *ctx, void __user *arg)
 	return ret;
 }
 
+/* An ioctl number without its size, which may grow (see the UAPI header). */
+#define ISM_USER_IOC_BASE(cmd)	((cmd) & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT))
+
 static long ism_user_ioctl(struct file *file, unsigned int cmd,
 			   unsigned long arg)
 {
 	struct ism_user_ctx *ctx = file->private_data;
+	bool writer = file->f_mode & FMODE_WRITE;
 	void __user *uarg = (void __user *)arg;
 	struct ism_user_move move;
 	u64 token;
-	int fd;
+	s32 fd;
+	int ret;
 
-	switch (cmd) {
-	case ISM_USER_IOC_INFO:
+	switch (ISM_USER_IOC_BASE(cmd)) {
+	case ISM_USER_IOC_BASE(ISM_USER_IOC_INFO):
+		if (_IOC_SIZE(cmd) < sizeof(struct ism_user_info))
+			return -EINVAL;
 		return ism_user_info(ctx, uarg);
-	case ISM_USER_IOC_QUERY_PEER:
-		return ism_user_query_peer(ctx, uarg);
-	case ISM_USER_IOC_REGISTER:
-		return ism_user_new_buf(ctx, uarg, false);
-	case ISM_USER_IOC_ATTACH:
-		return ism_user_new_buf(ctx, uarg, true);
-	case ISM_USER_IOC_UNREGISTER:
-	case ISM_USER_IOC_DETACH:
-		if (get_user(token, (u64 __user *)uarg))
-			return -EFAULT;
+	case ISM_USER_IOC_BASE(ISM_USER_IOC_QUERY_PEER):
+		return ism_user_query_peer(ctx, cmd, uarg);
+	case ISM_USER_IOC_BASE(ISM_USER_IOC_REGISTER):
+		/* What a read-only file may not do: write, or take memory. */
+		if (!writer)
+			return -EBADF;
+		return ism_user_new_buf(ctx, cmd, uarg, false);
+	case ISM_USER_IOC_BASE(ISM_USER_IOC_ATTACH):
+		return ism_user_new_buf(ctx, cmd, uarg, true);
+	case ISM_USER_IOC_BASE(ISM_USER_IOC_UNREGISTER):
+	case ISM_USER_IOC_BASE(ISM_USER_IOC_DETACH):
+		ret = ism_user_copy_in(&token, sizeof(token), cmd, uarg);
+		if (ret)
+			return ret;
 		return ism_user_release_token(ctx, token,
-					      cmd == ISM_USER_IOC_DETACH);
-	case ISM_USER_IOC_MOVE:
-		if (copy_from_user(&move, uarg, sizeof(move)))
-			return -EFAULT;
+					      ISM_USER_IOC_BASE(cmd) ==
+					      ISM_USER_IOC_BASE(ISM_USER_IOC_DETACH));
+	case ISM_USER_IOC_BASE(ISM_USER_IOC_MOVE):
+		if (!writer)
+			return -EBADF;
+		ret = ism_user_copy_in(&move, sizeof(move), cmd, uarg);
+		if (ret)
+			return ret;
 		return ism_user_move(ctx, &move);
-	case ISM_USER_IOC_SEND_EVENT:
-		return ism_user_send_event(ctx, uarg);
-	case ISM_USER_IOC_EVENTFD:
-		if (get_user(fd, (int __user *)uarg))
-			return -EFAULT;
+	case ISM_USER_IOC_BASE(ISM_USER_IOC_SEND_EVENT):
+		if (!writer)
+			return -EBADF;
+		return ism_user_send_event(ctx, cmd, uarg);
+	case ISM_USER_IOC_BASE(ISM_USER_IOC_EVENTFD):
+		ret = ism_user_copy_in(&fd, sizeof(fd), cmd, uarg);
+		if (ret)
+			return ret;
 		return ism_user_set_eventfd(ctx, fd);
 	default:
 		return -ENOTTY;

@@ -8,6 +8,7 @@
 #include <linux/device.h>
 #include <linux/fs.h>
 #include <linux/idr.h>
+#include <linux/log2.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <ism/kcompat.h>
@@ -42,6 +43,7 @@ static void ism_user_dev_release(struct device *dev)
 
 	ida_free(&ism_user_minors, MINOR(dev->devt));
 	xa_destroy(&udev->by_idx);
+	ism_user_shares_destroy(udev);
 	kfree(udev);
 }
 
@@ -64,11 +66,15 @@ static int ism_user_add_dev(struct ism_dev *ism)
 	mutex_init(&udev->lock);
 	INIT_LIST_HEAD(&udev->ctxs);
 	xa_init(&udev->by_idx);
+	ism_user_shares_init(udev);
 	device_initialize(&udev->dev);
 	udev->dev.class = &ism_user_class;
 	udev->dev.parent = ism_dev_device(ism);
 	udev->dev.devt = MKDEV(MAJOR(ism_user_devt), minor);
 	udev->dev.release = ism_user_dev_release;
+	udev->dev.groups = ism_user_dev_groups;
+	udev->pgoff_shift = order_base_2(DIV_ROUND_UP(ism_get_max_dmb_len(ism),
+						      PAGE_SIZE));
 	cdev_init(&udev->cdev, &ism_user_fops);
 	udev->cdev.owner = THIS_MODULE;
 	ret = dev_set_name(&udev->dev, "%s", ism_dev_name(ism));

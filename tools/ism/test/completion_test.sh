@@ -32,8 +32,8 @@ expect() {
 }
 
 echo "TAP version 13"
-echo "1..10"
-expect "" "dev dmb client stats"
+echo "1..14"
+expect "" "dev dmb client stats user"
 expect "d" "dev dmb"
 expect "dev " "show add del"
 expect "-j dev show " "ismlo0 ismiv1"
@@ -42,6 +42,10 @@ expect "dev add " "loopback"
 expect "dev add x type " "loopback"
 expect "dmb dev " "ismlo0 ismiv1"
 expect "stats " "show reset dev"
+expect "user " "show set"
+expect "user set " "ismlo0 ismiv1"
+expect "user set ismlo0 " "unkeyed-writes user-dmbs user-bytes"
+expect "user set ismlo0 unkeyed-writes " "on off"
 expect "--p" "--pretty"
 echo "# $((n - failed)) passed, $failed failed"
 [ $failed -eq 0 ]

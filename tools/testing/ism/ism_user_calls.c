@@ -22,13 +22,50 @@ struct ism_user_info info_of(int fd)
 	return info;
 }
 
+/*
+ * The keys of the DMBs this process registered (and its parent, before
+ * a fork) and has not unregistered, by token: what a peer would be given
+ * with each token. A full table forgets its oldest entry.
+ */
+#define KEYS	1024
+static struct { uint64_t token, key; } keys[KEYS];
+static unsigned int next_key;
+
+static int key_slot(uint64_t token)
+{
+	unsigned int i;
+
+	for (i = 0; i < KEYS; i++)
+		if (keys[i].token == token)
+			return i;
+	return -1;
+}
+
+uint64_t key_of(uint64_t token)
+{
+	int i = token ? key_slot(token) : -1;
+
+	return i < 0 ? 0 : keys[i].key;
+}
+
 /* Register a DMB of @len for the peer @gid. */
 int reg_for(int fd, uint32_t len, const uint8_t *gid, struct ism_user_dmb *d)
 {
+	int ret;
+
 	memset(d, 0, sizeof(*d));
 	d->len = len;
 	memcpy(d->gid, gid, sizeof(d->gid));
-	return ioctl(fd, ISM_USER_IOC_REGISTER, d);
+	ret = ioctl(fd, ISM_USER_IOC_REGISTER, d);
+	if (!ret) {
+		int i = key_slot(0);
+
+		if (i < 0)
+			i = next_key++ % KEYS;
+		keys[i].token = d->token;
+		keys[i].key = d->key;
+	}
+	return ret;
 }
 
 /* Register a DMB of @len for the device's own GID (loopback). */
@@ -39,16 +76,27 @@ int reg(int fd, uint32_t len, struct ism_user_dmb *d)
 	return reg_for(fd, len, info.gid, d);
 }
 
-int attach(int fd, uint64_t token, struct ism_user_dmb *d)
+int attach_key(int fd, uint64_t token, uint64_t key, struct ism_user_dmb *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->token = token;
+	d->key = key;
 	return ioctl(fd, ISM_USER_IOC_ATTACH, d);
+}
+
+int attach(int fd, uint64_t token, struct ism_user_dmb *d)
+{
+	return attach_key(fd, token, key_of(token), d);
 }
 
 int unreg(int fd, uint64_t token)
 {
-	return ioctl(fd, ISM_USER_IOC_UNREGISTER, &token);
+	int ret = ioctl(fd, ISM_USER_IOC_UNREGISTER, &token);
+	int i = ret || !token ? -1 : key_slot(token);
+
+	if (i >= 0)
+		keys[i].token = 0;
+	return ret;
 }
 
 int detach(int fd, uint64_t token)
@@ -56,15 +104,22 @@ int detach(int fd, uint64_t token)
 	return ioctl(fd, ISM_USER_IOC_DETACH, &token);
 }
 
-int move(int fd, uint64_t token, uint32_t off, const void *data,
-	 uint32_t size, uint32_t flags, uint32_t dmbe)
+int move_key(int fd, uint64_t token, uint64_t key, uint32_t off,
+	     const void *data, uint32_t size, uint32_t flags, uint32_t dmbe)
 {
 	struct ism_user_move m = {
-		.token = token, .data = (uintptr_t)data, .offset = off,
-		.size = size, .flags = flags, .dmbe = dmbe,
+		.token = token, .key = key, .data = (uintptr_t)data,
+		.offset = off, .size = size, .flags = flags, .dmbe = dmbe,
 	};
 
 	return ioctl(fd, ISM_USER_IOC_MOVE, &m);
+}
+
+int move(int fd, uint64_t token, uint32_t off, const void *data,
+	 uint32_t size, uint32_t flags, uint32_t dmbe)
+{
+	return move_key(fd, token, key_of(token), off, data, size, flags,
+			dmbe);
 }
 
 int send_event(int fd, const uint8_t *gid, uint32_t code, uint64_t info,

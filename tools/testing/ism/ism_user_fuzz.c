@@ -114,7 +114,8 @@ static void new_buf(int b, int f, bool att, const struct ism_user_dmb *d)
 {
 	bufs[b] = (struct buf){ .used = true, .live = true, .att = att,
 				.f = f, .dev = files[f].dev, .id = files[f].id,
-				.token = d->token, .off = d->mmap_offset,
+				.token = d->token, .key = d->key,
+				.off = d->mmap_offset,
 				.len = d->len };
 	memcpy(bufs[b].gid, files[f].gid, ISM_USER_GID_LEN);
 }
@@ -160,8 +161,10 @@ static void do_register(int f)
 		return;
 	if (!expect("register", dev, ret, want))
 		return;
-	if (d.len != len || d.flags != ISM_USER_DMB_MMAP || !d.mmap_offset)
-		fail("register: len %u, flags 0x%x", d.len, d.flags);
+	if (d.len != len || d.attr != ISM_USER_DMB_MMAP || !d.mmap_offset ||
+	    !d.key)
+		fail("register: len %u, attr 0x%x, key %s", d.len, d.attr,
+		     d.key ? "set" : "0");
 	new_buf(b, f, false, &d);
 }
 
@@ -198,23 +201,25 @@ static void do_detach(int f)
 /* The owner's unregistration ends new attachments, not old ones. */
 static void do_attach(int f)
 {
-	int b, n = free_buf(), want = ENOENT, dev = files[f].dev, ret;
-	uint64_t token = pick_token(&b);
+	int b, n = free_buf(), want = ENOENT, dev = files[f].dev, o, ret;
+	uint64_t token = pick_token(&b), key = pick_key(b);
 	struct ism_user_dmb d;
 
 	if (n < 0)
 		return;
 	if (chance(5)) {
-		d = (struct ism_user_dmb){ .token = token, .flags = 1 << rnd(32) };
+		d = (struct ism_user_dmb){ .token = token, .key = key,
+					   .flags = 1 << rnd(32) };
 		expect("attach", dev,
 		       ioctl(files[f].fd, ISM_USER_IOC_ATTACH, &d), EINVAL);
 		return;
 	}
+	o = owner_of(token, f);
 	if (find_buf(f, token, true) >= 0)
 		want = EEXIST;
-	else if (owner_of(token, f) >= 0)
+	else if (o >= 0 && key == bufs[o].key)
 		want = 0;
-	ret = attach(files[f].fd, token, &d);
+	ret = attach_key(files[f].fd, token, key, &d);
 	if (!want && ret && errno == ENOMEM)
 		return;
 	if (expect_or("attach", dev, ret, want,
@@ -251,13 +256,13 @@ static void check_moved(int b, uint32_t off, const uint8_t *data,
 
 /*
  * Errors in the order the kernel finds them: flags and dmbe, the
- * source, the token, the range.
+ * source, the token and key, the range.
  */
 static void do_move(int f)
 {
 	static uint8_t *data;
 	int b, o, want = 0;
-	uint64_t token = pick_token(&b);
+	uint64_t token = pick_token(&b), key = pick_key(b);
 	uint32_t off, size, len, flags = 0, dmbe = 0;
 	const void *src;
 	char what[128];
@@ -294,14 +299,15 @@ static void do_move(int f)
 		want = EINVAL;
 	else if (src != data)
 		want = EFAULT;
-	else if (o < 0)
+	else if (o < 0 || key != bufs[o].key)
 		want = ENOENT;
 	else if (off + size > len)
 		want = EINVAL;
 	snprintf(what, sizeof(what), "move from file %u to a DMB of file %d",
 		 files[f].id, o >= 0 ? (int)bufs[o].id : -1);
-	if (expect_or(what, files[f].dev, move(files[f].fd, token, off, src,
-					       size, flags, dmbe), want,
+	if (expect_or(what, files[f].dev, move_key(files[f].fd, token, key,
+						   off, src, size, flags,
+						   dmbe), want,
 		      want ? 0 : gone_meanwhile(o, f)) && o >= 0)
 		check_moved(o, off, data, size);
 }

@@ -54,7 +54,7 @@ struct buf {
 	int f, dev;
 	unsigned int id;
 	uint8_t gid[ISM_USER_GID_LEN];
-	uint64_t token, off;
+	uint64_t token, key, off;
 	uint32_t len;
 };
 
@@ -90,5 +90,6 @@ bool same_dev(int b, int f);
 int find_buf(int f, uint64_t token, bool att);
 int owner_of(uint64_t token, int f);
 uint64_t pick_token(int *b);
+uint64_t pick_key(int b);
 
 #endif /* ISM_USER_FUZZ_H */

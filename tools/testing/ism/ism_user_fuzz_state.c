@@ -164,3 +164,11 @@ uint64_t pick_token(int *b)
 	*b = chance(80) ? pick_buf() : -1;
 	return *b >= 0 ? bufs[*b].token : ((uint64_t)random() << 32) | random();
 }
+
+/* The key of buffer @b (-1: none), one bit off at times. */
+uint64_t pick_key(int b)
+{
+	uint64_t key = b >= 0 ? bufs[b].key : 0;
+
+	return chance(10) ? key ^ 1ULL << rnd(64) : key;
+}

@@ -4,8 +4,14 @@
  * loopback device, as root with ism_core, ism_lo and ism_user loaded:
  *
  *   ism_user_test api DEV      every call, its bad inputs, mappings, events,
- *                              fork, two processes, limits
+ *                              fork, two processes, limits, keys
+ *                              (ism_user_cases.c)
  *   ism_user_test removal DEV  DEV deleted (ismctl dev del) while mapped
+ *   ism_user_test hog DEV      as another user: take all the DMBs one may,
+ *                              print how many and why no more, hold them
+ *   ism_user_test attack DEV TOKEN...
+ *                              as another user: no ATTACH or MOVE reaches
+ *                              the DMBs of the tokens (ism_user_cases.c)
  *
  * One KTAP line per case ("ok N what # detail"), then the plan. Exit
  * status: 0 if every case passed, 1 otherwise.
@@ -33,14 +39,13 @@
 
 #include "../../include/compiler.h"
 #include "ism_user_calls.h"
+#include "ism_user_test.h"
 
-#define KIB	1024U
+int tests, failed;
+const char *dev;
+long page;
 
-static int tests, failed;
-static const char *dev;
-static long page;
-
-static void result(int good, const char *fmt, ...)
+void result(int good, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -55,7 +60,7 @@ static void result(int good, const char *fmt, ...)
 }
 
 /* A call that must fail with @want: returns -1 and sets errno. */
-static void refused(const char *what, int ret, int want)
+void refused(const char *what, int ret, int want)
 {
 	int err = errno;
 
@@ -64,13 +69,13 @@ static void refused(const char *what, int ret, int want)
 	       ret == -1 && err != want ? " (wrong errno)" : "");
 }
 
-static void succeeded(const char *what, int ret)
+void succeeded(const char *what, int ret)
 {
 	result(ret == 0, "%s%s%s", what, ret ? " # " : "",
 	       ret ? strerror(errno) : "");
 }
 
-static int open_dev(void)
+int open_dev(void)
 {
 	char path[64];
 	int fd;
@@ -86,7 +91,7 @@ static int open_dev(void)
 	return fd;
 }
 
-static int all_zero(const char *p, size_t len)
+int all_zero(const char *p, size_t len)
 {
 	size_t i;
 
@@ -158,8 +163,8 @@ static void test_map(int fd)
 	void *x;
 
 	succeeded("REGISTER 64 KiB", reg(fd, 64 * KIB, &d));
-	result(d.token && d.mmap_offset && d.len == 64 * KIB &&
-	       d.flags == ISM_USER_DMB_MMAP,
+	result(d.token && d.key && d.mmap_offset && d.len == 64 * KIB &&
+	       d.attr == ISM_USER_DMB_MMAP,
 	       "REGISTER: token, mmap offset 0x%llx, mappable",
 	       (unsigned long long)d.mmap_offset);
 	p = map(fd, &d, 64 * KIB, 0);
@@ -190,13 +195,14 @@ static void test_map(int fd)
 	       strerror(errno));
 
 	succeeded("ATTACH the DMB (loopback: its own)", attach(fd, d.token, &a));
-	result(a.len == 64 * KIB && a.flags == ISM_USER_DMB_MMAP &&
+	result(a.len == 64 * KIB && a.attr == ISM_USER_DMB_MMAP &&
 	       a.mmap_offset && a.mmap_offset != d.mmap_offset,
 	       "ATTACH: length, mappable at its own offset");
 	refused("ATTACH it twice", attach(fd, d.token, &x2), EEXIST);
 	refused("ATTACH an unknown token",
 		attach(fd, d.token ^ 1ULL << 40, &x2), ENOENT);
-	x2 = (struct ism_user_dmb){ .token = d.token, .flags = 4 };
+	x2 = (struct ism_user_dmb){ .token = d.token, .key = d.key,
+				    .flags = 4 };
 	refused("ATTACH with flags", ioctl(fd, ISM_USER_IOC_ATTACH, &x2),
 		EINVAL);
 	r = map(fd, &a, 64 * KIB, 0);
@@ -403,32 +409,6 @@ static void test_per_file(int fd)
 	succeeded("DETACH after the other file closed", detach(fd, d.token));
 }
 
-/* A file opened read-only maps its DMBs for reading only. */
-static void test_read_only(void)
-{
-	struct ism_user_dmb d;
-	char path[64];
-	void *x;
-	char *q;
-	int ro;
-
-	snprintf(path, sizeof(path), "/dev/ism/%s", dev);
-	ro = open(path, O_RDONLY | O_CLOEXEC);
-	succeeded("REGISTER on a read-only file", reg(ro, page, &d));
-	q = mmap(NULL, page, PROT_READ, MAP_SHARED, ro, d.mmap_offset);
-	result(q != MAP_FAILED, "mmap PROT_READ, MAP_SHARED of it # %s",
-	       q == MAP_FAILED ? strerror(errno) : "mapped");
-	x = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, ro,
-		 d.mmap_offset);
-	refused("mmap PROT_WRITE of it", x == MAP_FAILED ? -1 : 0, EACCES);
-	move(ro, d.token, 0, "ro", 3, 0, 0);
-	result(q != MAP_FAILED && !strcmp(q, "ro"),
-	       "the read-only mapping sees what MOVE wrote");
-	if (q != MAP_FAILED)
-		munmap(q, page);
-	close(ro);
-}
-
 /* A child shares the mappings; they go when the parent unregisters. */
 static void test_fork(int fd)
 {
@@ -490,28 +470,28 @@ static void test_two_processes(int fd)
 	pid = fork();
 	if (!pid) {
 		struct ism_user_dmb a;
-		uint64_t token;
+		uint64_t given[2];
 		int cfd = open_dev();
 		char *w;
 
-		if (read(pipefd[0], &token, sizeof(token)) != sizeof(token) ||
-		    attach(cfd, token, &a))
+		if (read(pipefd[0], given, sizeof(given)) != sizeof(given) ||
+		    attach_key(cfd, given[0], given[1], &a))
 			_exit(1);
 		w = map(cfd, &a, a.len, 0);
 		if (!w)
 			_exit(1);
 		strcpy(w + 8, "from the other process");
-		_exit(move(cfd, token, 0, NULL, 0, ISM_USER_MOVE_SIGNAL, 3) ?
-		      2 : 0);
+		_exit(move_key(cfd, given[0], given[1], 0, NULL, 0,
+			       ISM_USER_MOVE_SIGNAL, 3) ? 2 : 0);
 	}
-	if (write(pipefd[1], &d.token, sizeof(d.token)) != sizeof(d.token))
+	if (write(pipefd[1], (uint64_t[]){ d.token, d.key }, 16) != 16)
 		pid = -1;
 	waitpid(pid, &status, 0);
 	n = events(fd, ev, 4);
 	result(WIFEXITED(status) && !WEXITSTATUS(status) && n == 1 &&
 	       ev[0].type == ISM_USER_EVENT_SIGNAL && ev[0].info == 1 << 3 &&
 	       !strcmp(p + 8, "from the other process"),
-	       "two processes: attach by token, write, signal, event");
+	       "two processes: attach by token and key, write, signal, event");
 	munmap(p, 64 * KIB);
 	unreg(fd, d.token);
 	close(pipefd[0]);
@@ -544,7 +524,7 @@ static void test_memlock(void)
 		struct __user_cap_data_struct c[2];
 		struct rlimit rl = { 64 * KIB, 64 * KIB };
 		struct ism_user_dmb d, e;
-		int cfd = open_dev();
+		int cfd = open_dev(), n;
 
 		if (syscall(SYS_capget, &h, c))
 			_exit(10);
@@ -560,11 +540,26 @@ static void test_memlock(void)
 			_exit(3);
 		if (unreg(cfd, d.token) || vm_pinned_kb() != 0)
 			_exit(4);
-		_exit(reg(cfd, 64 * KIB, &d) ? 5 : 0);
+		/* An attachment pins what it maps, after UNREGISTER too:
+		 * REGISTER, ATTACH, UNREGISTER in a loop stops at the limit.
+		 */
+		for (n = 0; n < 8; n++) {
+			if (reg(cfd, 16 * KIB, &d))
+				break;
+			if (attach(cfd, d.token, &e)) {
+				unreg(cfd, d.token);
+				break;
+			}
+			unreg(cfd, d.token);
+		}
+		if (n != 3 || errno != ENOMEM || vm_pinned_kb() != 48)
+			_exit(5);
+		close(cfd);
+		_exit(vm_pinned_kb() ? 6 : 0);
 	}
 	waitpid(pid, &status, 0);
 	result(WIFEXITED(status) && !WEXITSTATUS(status),
-	       "RLIMIT_MEMLOCK of 64 KiB: 64 KiB pinned (VmPin), one page more ENOMEM, freed on UNREGISTER (step %d)",
+	       "RLIMIT_MEMLOCK of 64 KiB: 64 KiB pinned (VmPin), one page more ENOMEM, freed on UNREGISTER; attachments charged too (step %d)",
 	       WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
@@ -638,7 +633,7 @@ static void test_unwritable(int fd)
 	       "the DMB it registered is unregistered (device dmbs %ld, then %ld)",
 	       before, device_dmbs());
 	mprotect(ro, page, PROT_READ | PROT_WRITE);
-	*ro = (struct ism_user_dmb){ .token = d.token };
+	*ro = (struct ism_user_dmb){ .token = d.token, .key = d.key };
 	mprotect(ro, page, PROT_READ);
 	refused("ATTACH with a read-only request",
 		ioctl(fd, ISM_USER_IOC_ATTACH, ro), EFAULT);
@@ -685,7 +680,10 @@ static void api(void)
 	test_move(fd);
 	test_events(fd);
 	test_per_file(fd);
-	test_read_only();
+	test_read_only(fd);
+	test_keys(fd);
+	test_sizes(fd);
+	test_move_whole(fd);
 	test_fork(fd);
 	test_two_processes(fd);
 	test_memlock();
@@ -750,8 +748,9 @@ static void removal(void)
 
 int main(int argc, char **argv)
 {
-	if (argc != 3) {
-		fprintf(stderr, "usage: %s api|removal DEV\n", argv[0]);
+	if (argc < 3 || (argc > 3 && strcmp(argv[1], "attack"))) {
+		fprintf(stderr, "usage: %s api|removal|hog DEV | attack DEV TOKEN...\n",
+			argv[0]);
 		return 2;
 	}
 	dev = argv[2];
@@ -763,6 +762,10 @@ int main(int argc, char **argv)
 		api();
 	else if (!strcmp(argv[1], "removal"))
 		removal();
+	else if (!strcmp(argv[1], "attack"))
+		test_attack(argc - 3, argv + 3);
+	else if (!strcmp(argv[1], "hog"))
+		hog();
 	else
 		return 2;
 	printf("1..%d\n", tests);

@@ -12,6 +12,7 @@
 #include <linux/err.h>
 #include <linux/module.h>
 #include <linux/sched.h>
+#include <linux/stddef.h>
 
 #include "../../tests/fake_dev.h"
 #include "../ism_user.h"
@@ -133,11 +134,11 @@ static void user_close_releases_everything(struct kunit *test)
 
 	for (i = 0; i < 3; i++)
 		KUNIT_ASSERT_EQ(test, user_reg(test, ut->ctx[0], &req), 0);
-	att = (struct ism_user_dmb){ .token = req.token };
+	att = (struct ism_user_dmb){ .token = req.token, .key = req.key };
 	KUNIT_ASSERT_EQ(test, ism_user_attach(ut->ctx[0], &att), 0);
 	KUNIT_EXPECT_EQ(test, att.len, (u32)FAKE_ATTACH_LEN);
 	/* The fake's memory is no page of its own: MOVE only. */
-	KUNIT_EXPECT_EQ(test, att.flags, 0U);
+	KUNIT_EXPECT_EQ(test, att.attr, 0U);
 	KUNIT_EXPECT_EQ(test, fake_used(ut->dev), 3U);
 
 	ism_user_ctx_close(ut->ctx[0]);
@@ -157,8 +158,11 @@ static void user_tokens_are_per_context(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, user_reg(test, ut->ctx[0], &req), 0);
 	KUNIT_EXPECT_EQ(test, ism_user_release_token(ut->ctx[1], req.token,
 						     false), -ENOENT);
-	att = (struct ism_user_dmb){ .token = req.token };
+	att = (struct ism_user_dmb){ .token = req.token, .key = req.key };
 	KUNIT_ASSERT_EQ(test, ism_user_attach(ut->ctx[0], &att), 0);
+	/* A result is no request: its out fields must be 0 again. */
+	KUNIT_EXPECT_EQ(test, ism_user_attach(ut->ctx[0], &att), -EINVAL);
+	att = (struct ism_user_dmb){ .token = req.token, .key = req.key };
 	KUNIT_EXPECT_EQ(test, ism_user_attach(ut->ctx[0], &att), -EEXIST);
 	KUNIT_EXPECT_EQ(test, ism_user_release_token(ut->ctx[1], req.token,
 						     true), -ENOENT);
@@ -295,7 +299,7 @@ static void user_dmb_gone_to_attachers_only(struct kunit *test)
 	struct ism_user_dmb a, att;
 
 	KUNIT_ASSERT_EQ(test, user_reg(test, ut->ctx[0], &a), 0);
-	att = (struct ism_user_dmb){ .token = a.token };
+	att = (struct ism_user_dmb){ .token = a.token, .key = a.key };
 	KUNIT_ASSERT_EQ(test, ism_user_attach(ut->ctx[1], &att), 0);
 	user_send(ut->dev, ISM_EVT_DMB, 0, a.token);
 	user_send(ut->dev, ISM_EVT_DMB, 0, a.token + 1);
@@ -321,7 +325,7 @@ static void user_device_removal_revokes(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, user_reg(test, ut->ctx[0], &a), 0);
 	KUNIT_ASSERT_EQ(test, user_reg(test, ut->ctx[1], &a), 0);
-	att = (struct ism_user_dmb){ .token = a.token };
+	att = (struct ism_user_dmb){ .token = a.token, .key = a.key };
 	KUNIT_ASSERT_EQ(test, ism_user_attach(ut->ctx[0], &att), 0);
 
 	ism_dev_unregister(ut->dev);
@@ -370,6 +374,186 @@ static void user_attach_needs_the_op(struct kunit *test)
 	put_device(&dev->dev);
 }
 
+/* A MOVE of no bytes: checked as any, and writes nothing of KUnit's. */
+static int user_move0(struct ism_user_ctx *ctx, u64 token, u64 key,
+		      u32 offset)
+{
+	struct ism_user_move m = { .token = token, .key = key,
+				   .offset = offset };
+
+	return ism_user_move(ctx, &m);
+}
+
+/* A DMB of a kernel client (key 0) is out of reach of every file, with
+ * any key; the device is not even asked to write or attach.
+ */
+static void user_kernel_dmbs_unreachable(struct kunit *test)
+{
+	struct user_test *ut = test->priv;
+	struct fake_dev *fake = to_fake(ut->dev);
+	struct ism_dmb kdmb = { .len = PAGE_SIZE };
+	struct ism_user_dmb att;
+	u64 keys[] = { 0, 1, ~0ULL };
+	unsigned int i;
+
+	kdmb.rgid = ut->dev->gid;
+	KUNIT_ASSERT_EQ(test, ism_register_dmb(ut->dev, &kdmb,
+					       &ism_user_client), 0);
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		att = (struct ism_user_dmb){ .token = kdmb.token,
+					     .key = keys[i] };
+		KUNIT_EXPECT_EQ(test, ism_user_attach(ut->ctx[0], &att),
+				-ENOENT);
+		KUNIT_EXPECT_EQ(test, user_move0(ut->ctx[0], kdmb.token,
+						 keys[i], 0), -ENOENT);
+	}
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_ATTACH_DMB], 0U);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_MOVE_DATA], 0U);
+	KUNIT_EXPECT_EQ(test, ut->ctx[0]->nbufs, 0U);
+	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(ut->dev, &kdmb,
+						 &ism_user_client), 0);
+}
+
+/* A user DMB: only its key opens it, to any file; a wrong key and an
+ * unknown token fail alike, so that no MOVE tells which tokens exist.
+ */
+static void user_key_opens_a_dmb(struct kunit *test)
+{
+	struct user_test *ut = test->priv;
+	struct fake_dev *fake = to_fake(ut->dev);
+	struct ism_user_dmb req, att;
+
+	KUNIT_ASSERT_EQ(test, user_reg(test, ut->ctx[0], &req), 0);
+	KUNIT_EXPECT_NE(test, req.key, 0ULL);
+	KUNIT_EXPECT_EQ(test, user_move0(ut->ctx[1], req.token, 0, 0), -ENOENT);
+	KUNIT_EXPECT_EQ(test, user_move0(ut->ctx[1], req.token, req.key ^ 1, 0),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, user_move0(ut->ctx[1], req.token + 1, req.key,
+					 0), -ENOENT);
+	att = (struct ism_user_dmb){ .token = req.token, .key = ~req.key };
+	KUNIT_EXPECT_EQ(test, ism_user_attach(ut->ctx[1], &att), -ENOENT);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_MOVE_DATA], 0U);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_ATTACH_DMB], 0U);
+
+	KUNIT_EXPECT_EQ(test, user_move0(ut->ctx[1], req.token, req.key, 0), 0);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_MOVE_DATA], 1U);
+	/* The whole range is checked before the device is asked. */
+	KUNIT_EXPECT_EQ(test, user_move0(ut->ctx[1], req.token, req.key,
+					 PAGE_SIZE + 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_MOVE_DATA], 1U);
+	att = (struct ism_user_dmb){ .token = req.token, .key = req.key };
+	KUNIT_EXPECT_EQ(test, ism_user_attach(ut->ctx[1], &att), 0);
+}
+
+/* The last byte of field @f of struct ism_user_dmb, named. */
+#define USER_FIELD(f)	{ offsetofend(struct ism_user_dmb, f) - 1, #f }
+
+/* Every field a call does not read must be 0: one byte of each set. */
+static void user_unread_fields_must_be_zero(struct kunit *test)
+{
+	static const struct { size_t byte; const char *name; } reg_out[] = {
+		USER_FIELD(token), USER_FIELD(key), USER_FIELD(mmap_offset),
+		USER_FIELD(attr), USER_FIELD(reserved),
+	}, att_out[] = {
+		USER_FIELD(mmap_offset), USER_FIELD(len), USER_FIELD(flags),
+		USER_FIELD(gid), USER_FIELD(attr), USER_FIELD(reserved),
+	};
+	struct user_test *ut = test->priv;
+	struct fake_dev *fake = to_fake(ut->dev);
+	struct ism_user_dmb req, bad;
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, user_reg(test, ut->ctx[0], &req), 0);
+	for (i = 0; i < ARRAY_SIZE(reg_out); i++) {
+		bad = (struct ism_user_dmb){ .len = PAGE_SIZE };
+		export_uuid(bad.gid, &ut->dev->gid);
+		((u8 *)&bad)[reg_out[i].byte] = 1;
+		KUNIT_EXPECT_EQ_MSG(test, ism_user_register(ut->ctx[0], &bad),
+				    -EINVAL, "REGISTER with %s", reg_out[i].name);
+	}
+	for (i = 0; i < ARRAY_SIZE(att_out); i++) {
+		bad = (struct ism_user_dmb){ .token = req.token, .key = req.key };
+		((u8 *)&bad)[att_out[i].byte] = 1;
+		KUNIT_EXPECT_EQ_MSG(test, ism_user_attach(ut->ctx[0], &bad),
+				    -EINVAL, "ATTACH with %s", att_out[i].name);
+	}
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_REGISTER_DMB], 1U);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_ATTACH_DMB], 0U);
+	KUNIT_EXPECT_EQ(test, ut->ctx[0]->nbufs, 1U);
+}
+
+/* A device that cannot check keys (PCI-ISM): no write from user space
+ * unless the administrator turned unkeyed_writes on.
+ */
+static void user_unkeyed_writes_are_the_admins(struct kunit *test)
+{
+	static struct ism_device_ops ops;
+	struct ism_user_dmb att = { .token = FAKE_TOKEN_BASE + 1 };
+	struct ism_user_ctx *ctx;
+	struct ism_user_dev *udev;
+	struct ism_dev *dev;
+
+	ops = fake_ops_full;
+	ops.dmb_user_key = NULL;
+	dev = fake_dev_alloc(&ops);
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	KUNIT_ASSERT_EQ(test, dev_set_name(&dev->dev, "usrfake%d",
+					   atomic_inc_return(&fake_seq)), 0);
+	if (ism_dev_register(dev)) {
+		put_device(&dev->dev);
+		KUNIT_FAIL(test, "the fake device did not register");
+		return;
+	}
+	udev = ism_get_priv(dev, &ism_user_client);
+	ctx = ism_user_ctx_open(udev, NULL);
+	if (!IS_ERR(ctx)) {
+		KUNIT_EXPECT_FALSE(test, udev->unkeyed_writes);
+		KUNIT_EXPECT_EQ(test, user_move0(ctx, att.token, 0, 0), -EPERM);
+		KUNIT_EXPECT_EQ(test, ism_user_attach(ctx, &att), -EPERM);
+		KUNIT_EXPECT_EQ(test, to_fake(dev)->calls[OP_MOVE_DATA], 0U);
+		udev->unkeyed_writes = true;
+		KUNIT_EXPECT_EQ(test, user_move0(ctx, att.token, 0, 0), 0);
+		KUNIT_EXPECT_EQ(test, to_fake(dev)->calls[OP_MOVE_DATA], 1U);
+		ism_user_ctx_close(ctx);
+	}
+	KUNIT_EXPECT_FALSE(test, IS_ERR(ctx));
+	ism_dev_unregister(dev);
+	put_device(&dev->dev);
+}
+
+/* Each user's share of a device: its DMBs and bytes, over all its files;
+ * a registration past either fails with -EDQUOT, asking the device
+ * nothing, and an unregistration gives room back.
+ */
+static void user_share_per_user(struct kunit *test)
+{
+	struct user_test *ut = test->priv;
+	struct fake_dev *fake = to_fake(ut->dev);
+	struct ism_user_dmb a, b, c;
+
+	ut->udev->user_dmbs = 2;
+	KUNIT_ASSERT_EQ(test, user_reg(test, ut->ctx[0], &a), 0);
+	KUNIT_ASSERT_EQ(test, user_reg(test, ut->ctx[1], &b), 0);
+	/* One user (the test's), two files: the share is the user's. */
+	KUNIT_EXPECT_EQ(test, user_reg(test, ut->ctx[0], &c), -EDQUOT);
+	KUNIT_EXPECT_EQ(test, user_reg(test, ut->ctx[1], &c), -EDQUOT);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_REGISTER_DMB], 2U);
+	KUNIT_EXPECT_EQ(test, ism_user_release_token(ut->ctx[0], a.token,
+						     false), 0);
+	KUNIT_EXPECT_EQ(test, user_reg(test, ut->ctx[1], &c), 0);
+
+	ut->udev->user_dmbs = 10;
+	ut->udev->user_bytes = 3 * PAGE_SIZE;
+	KUNIT_EXPECT_EQ(test, user_reg(test, ut->ctx[0], &a), 0);
+	KUNIT_EXPECT_EQ(test, user_reg(test, ut->ctx[0], &a), -EDQUOT);
+	/* A refused one took nothing; a closed file gives all back. */
+	ism_user_ctx_close(ut->ctx[1]);
+	ut->ctx[1] = NULL;
+	KUNIT_EXPECT_EQ(test, user_reg(test, ut->ctx[0], &a), 0);
+	KUNIT_EXPECT_EQ(test, user_reg(test, ut->ctx[0], &a), 0);
+	KUNIT_EXPECT_EQ(test, user_reg(test, ut->ctx[0], &a), -EDQUOT);
+}
+
 static struct kunit_case user_cases[] = {
 	KUNIT_CASE(user_refused_register_changes_nothing),
 	KUNIT_CASE(user_close_releases_everything),
@@ -381,6 +565,11 @@ static struct kunit_case user_cases[] = {
 	KUNIT_CASE(user_dmb_gone_to_attachers_only),
 	KUNIT_CASE(user_device_removal_revokes),
 	KUNIT_CASE(user_attach_needs_the_op),
+	KUNIT_CASE(user_kernel_dmbs_unreachable),
+	KUNIT_CASE(user_key_opens_a_dmb),
+	KUNIT_CASE(user_unread_fields_must_be_zero),
+	KUNIT_CASE(user_unkeyed_writes_are_the_admins),
+	KUNIT_CASE(user_share_per_user),
 	{}
 };
 

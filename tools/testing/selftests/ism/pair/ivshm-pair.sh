@@ -6,8 +6,9 @@
 # starts them and the region's server. ISM_PAIR_ROLE says which guest
 # this is:
 #   a   10.77.0.1, runs the servers (the host formatted the region with
-#       ism-region); it sees b killed mid-transfer, then
-#       talks to b2
+#       ism-region); during the first transfer a second user of a tries
+#       to reach its two DMBs through /dev/ism (attack_smcd); it sees b
+#       killed mid-transfer, then talks to b2
 #   b   10.77.0.2, the clients; the host kills it during its last transfer
 #       (SMC-D, and an application's over ism_user beside it)
 #   b2  10.77.0.2 again, a restarted b rejoining the region; the host
@@ -247,6 +248,28 @@ user_up() {
 	check "/dev/ism/$dev is there" wait_for 10 test -c "/dev/ism/$dev"
 }
 
+# attack_smcd PORT: a second user of this guest, mallory (uid 1002, in
+# the group of /dev/ism/$dev), takes the DMB tokens of the SMC-D
+# connection on PORT from smc_diag, as anyone may: this guest's own DMB,
+# registered for the peer (its rgid is the peer's), and the peer's, for
+# this guest. With /dev/ism she reaches neither: ATTACH, and a MOVE of a
+# forged CDC header with a signal, fail with ENOENT whatever key she
+# tries (ism_user_test attack); the transfer's checksums say the rest.
+attack_smcd() {
+	user_up
+	chgrp 1500 "/dev/ism/$dev" && chmod 0660 "/dev/ism/$dev"
+	run_as 1002 1002,1500 smc_ss -j >/tmp/iso.json
+	_tokens=$(jq -r ".[] | select(.mode == \"SMCD\" and
+		(.local_port == $1 or .peer_port == $1)) |
+		.dmb.token, .dmb.peer_token" /tmp/iso.json | sort -u)
+	eq "mallory sees both DMB tokens of the connection" \
+		"$(echo "$_tokens" | wc -w)" 2
+	# shellcheck disable=SC2086 # a list of tokens
+	ktap_relay attack run_as 1002 1002,1500 ism_user_test attack "$dev" \
+		$_tokens
+	eq "ism_user_test attack, as mallory: exit status" $? 0
+}
+
 # has_line ERE FILE: FILE has a line matching ERE; else FILE is printed
 has_line() {
 	grep -q -E "$1" "$2" && return 0
@@ -264,6 +287,7 @@ a)
 	s1=$!
 	wait_listen /tmp/s.5201
 	check "SMC-D end of the connection, this side" both_smcd 5201
+	attack_smcd 5201
 	wait $s1
 	check "32M each way, checksummed" grep -q 'server conns=1 ok=1' /tmp/s.5201
 	doorbell_check

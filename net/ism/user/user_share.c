@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ism_user: each user's share of a device. A device's DMB indexes and
+ * space are all its clients' (SMC-D's too): the files of one user, however
+ * many processes and files they spread over, may hold at most user_dmbs
+ * DMBs of user_bytes in all on it, so that what is left stays for the
+ * others, SMC-D's connections included. A user is the real user id of the
+ * process that registers, as for RLIMIT_NPROC, seen from the initial user
+ * namespace: a process in a user namespace is its creator's, so that the
+ * many ids a user may map there (/etc/subuid) are one share. Locking: see
+ * ism_user.h.
+ */
+#include <linux/cred.h>
+#include <linux/slab.h>
+#include <linux/uidgid.h>
+#include <linux/user_namespace.h>
+
+#include "ism_user.h"
+
+/**
+ * ism_user_shares_init() - the default shares of a new device
+ * @udev: the device, not yet visible
+ *
+ * Half of the device's DMB indexes and half of its DMB space (where the
+ * device has a fixed one; else of the most its indexes could hold).
+ */
+void ism_user_shares_init(struct ism_user_dev *udev)
+{
+	struct ism_dev *ism = udev->ism;
+	u64 used, total;
+
+	xa_init(&udev->shares);
+	udev->user_dmbs = max(1U, ism_get_max_dmbs(ism) / 2);
+	if (ism_get_dmb_space(ism, &used, &total))
+		total = (u64)ism_get_max_dmbs(ism) * ism_get_max_dmb_len(ism);
+	udev->user_bytes = total / 2;
+}
+
+/**
+ * ism_user_shares_destroy() - forget the users of a device being freed
+ * @udev: the device; no buffer of it is left
+ */
+void ism_user_shares_destroy(struct ism_user_dev *udev)
+{
+	struct ism_user_share *share;
+	unsigned long uid;
+
+	xa_for_each(&udev->shares, uid, share)
+		kfree(share);
+	xa_destroy(&udev->shares);
+}
+
+/* The user a share is kept for: the caller's, or that of the creator of
+ * the outermost user namespace it is in.
+ */
+static unsigned long ism_user_share_uid(void)
+{
+	const struct user_namespace *ns = current_user_ns();
+	kuid_t uid = current_uid();
+
+	for (; ns != &init_user_ns; ns = ns->parent)
+		uid = ns->owner;
+	return from_kuid(&init_user_ns, uid);
+}
+
+/* The share of the calling process's user, made on its first DMB. Shares
+ * stay until the device goes: there are as many as users that registered.
+ */
+static struct ism_user_share *ism_user_share_of(struct ism_user_dev *udev)
+{
+	unsigned long uid = ism_user_share_uid();
+	struct ism_user_share *share, *new;
+
+	share = xa_load(&udev->shares, uid);
+	if (share)
+		return share;
+	new = kzalloc(sizeof(*new), GFP_KERNEL_ACCOUNT);
+	if (!new)
+		return ERR_PTR(-ENOMEM);
+	share = xa_cmpxchg(&udev->shares, uid, NULL, new, GFP_KERNEL);
+	if (share || xa_is_err(share))
+		kfree(new);
+	if (xa_is_err(share))
+		return ERR_PTR(xa_err(share));
+	return share ?: new;
+}
+
+/**
+ * ism_user_share_charge() - count a DMB about to be registered
+ * @buf: the DMB, its length set
+ *
+ * Process context, in the process that registers.
+ *
+ * Return: 0; -EDQUOT if the user's files hold their share of the device
+ * already; -ENOMEM.
+ */
+int ism_user_share_charge(struct ism_user_buf *buf)
+{
+	struct ism_user_dev *udev = buf->ctx->udev;
+	struct ism_user_share *share = ism_user_share_of(udev);
+	int ret = -EDQUOT;
+
+	if (IS_ERR(share))
+		return PTR_ERR(share);
+	xa_lock(&udev->shares);
+	if (share->dmbs < READ_ONCE(udev->user_dmbs) &&
+	    share->bytes + buf->dmb.len <= READ_ONCE(udev->user_bytes)) {
+		share->dmbs++;
+		share->bytes += buf->dmb.len;
+		buf->share = share;
+		ret = 0;
+	}
+	xa_unlock(&udev->shares);
+	return ret;
+}
+
+/**
+ * ism_user_share_uncharge() - a DMB that ism_user_share_charge() counted
+ *	is gone
+ * @buf: the DMB; nothing happens if it was not counted
+ */
+void ism_user_share_uncharge(struct ism_user_buf *buf)
+{
+	struct ism_user_dev *udev = buf->ctx->udev;
+
+	if (!buf->share)
+		return;
+	xa_lock(&udev->shares);
+	buf->share->dmbs--;
+	buf->share->bytes -= buf->dmb.len;
+	xa_unlock(&udev->shares);
+	buf->share = NULL;
+}

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ism_user: the administrator's settings of a device's files, as sysfs
+ * attributes of /sys/class/ism_user/NAME (ismctl shows and sets them).
+ * Writable by root only (0644): they decide what the device's group may
+ * do. Read and written without a lock; a call that is under way sees the
+ * old or the new value.
+ */
+#include <linux/device.h>
+#include <linux/kstrtox.h>
+#include <linux/sysfs.h>
+
+#include "ism_user.h"
+
+static struct ism_user_dev *ism_user_dev_of(struct device *dev)
+{
+	return container_of(dev, struct ism_user_dev, dev);
+}
+
+/* Writes into DMBs whose key the device cannot check (PCI-ISM: DMBs of
+ * other systems). Off by default: with it on, any process that may open
+ * the device can write into every DMB of a peer whose token it learns,
+ * kernel clients' (SMC-D) included.
+ */
+static ssize_t unkeyed_writes_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n",
+			  READ_ONCE(ism_user_dev_of(dev)->unkeyed_writes));
+}
+
+static ssize_t unkeyed_writes_store(struct device *dev,
+				    struct device_attribute *attr,
+				    const char *buf, size_t count)
+{
+	bool on;
+	int ret = kstrtobool(buf, &on);
+
+	if (ret)
+		return ret;
+	WRITE_ONCE(ism_user_dev_of(dev)->unkeyed_writes, on);
+	return count;
+}
+static DEVICE_ATTR_RW(unkeyed_writes);
+
+/* Each user's share of the device (user_share.c): DMBs, and bytes. */
+static ssize_t user_dmbs_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n",
+			  READ_ONCE(ism_user_dev_of(dev)->user_dmbs));
+}
+
+static ssize_t user_dmbs_store(struct device *dev,
+			       struct device_attribute *attr,
+			       const char *buf, size_t count)
+{
+	u32 val;
+	int ret = kstrtou32(buf, 0, &val);
+
+	if (ret)
+		return ret;
+	WRITE_ONCE(ism_user_dev_of(dev)->user_dmbs, val);
+	return count;
+}
+static DEVICE_ATTR_RW(user_dmbs);
+
+static ssize_t user_bytes_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n",
+			  READ_ONCE(ism_user_dev_of(dev)->user_bytes));
+}
+
+static ssize_t user_bytes_store(struct device *dev,
+				struct device_attribute *attr,
+				const char *buf, size_t count)
+{
+	u64 val;
+	int ret = kstrtou64(buf, 0, &val);
+
+	if (ret)
+		return ret;
+	WRITE_ONCE(ism_user_dev_of(dev)->user_bytes, val);
+	return count;
+}
+static DEVICE_ATTR_RW(user_bytes);
+
+static struct attribute *ism_user_dev_attrs[] = {
+	&dev_attr_unkeyed_writes.attr,
+	&dev_attr_user_dmbs.attr,
+	&dev_attr_user_bytes.attr,
+	NULL,
+};
+
+static const struct attribute_group ism_user_dev_group = {
+	.attrs = ism_user_dev_attrs,
+};
+
+const struct attribute_group *ism_user_dev_groups[] = {
+	&ism_user_dev_group,
+	NULL,
+};
