@@ -63,42 +63,46 @@ static void test_gid(void)
 
 static void test_exchange(void)
 {
-	struct ism_peer a = { .token = 0x1122334455667788ULL, .len = 65536,
+	struct ism_peer a = { .token = 0x1122334455667788ULL,
+			      .key = 0x0102030405060708ULL, .len = 65536,
 			      .data = 7 }, b = { 0 }, got;
-	uint8_t wire[40];
+	uint8_t wire[48];
 	int sv[2];
 
 	memset(a.gid, 0xa5, ISM_GID_LEN);
 	socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
 	/* The other side's message goes first: the socket buffers it. */
-	if (write(sv[1], "ISM1", 4) != 4)
+	if (write(sv[1], "ISM2", 4) != 4)
 		return;
 	memset(wire, 0, sizeof(wire));
-	memcpy(wire, "ISM1", 4);
+	memcpy(wire, "ISM2", 4);
 	memcpy(wire + 4, a.gid, ISM_GID_LEN);
 	wire[20] = 0x11;
 	wire[27] = 0x88;
-	wire[29] = 1;		/* len 65536 */
-	wire[35] = 7;
+	wire[28] = 0x01;
+	wire[35] = 0x08;
+	wire[37] = 1;		/* len 65536 */
+	wire[43] = 7;
 	if (write(sv[1], wire + 4, sizeof(wire) - 4) != sizeof(wire) - 4)
 		return;
 	check(!ism_exchange(sv[0], &b, &got) &&
 	      !memcmp(got.gid, a.gid, ISM_GID_LEN) &&
-	      got.token == 0x1100000000000088ULL && got.len == 65536 &&
+	      got.token == 0x1100000000000088ULL &&
+	      got.key == 0x0100000000000008ULL && got.len == 65536 &&
 	      got.data == 7, "ism_exchange: big-endian fields on the wire");
 	check(read(sv[1], wire, sizeof(wire)) == sizeof(wire) &&
-	      !memcmp(wire, "ISM1", 4), "ism_exchange: sends 40 bytes");
+	      !memcmp(wire, "ISM2", 4), "ism_exchange: sends 48 bytes");
 
 	memset(wire, 0, sizeof(wire));
-	memcpy(wire, "ISM2", 4);
+	memcpy(wire, "ISM1", 4);
 	if (write(sv[1], wire, sizeof(wire)) != sizeof(wire))
 		return;
 	check(ism_exchange(sv[0], &a, &got) == -EPROTO,
-	      "ism_exchange: -EPROTO for another magic");
+	      "ism_exchange: -EPROTO for another magic (the keyless ISM1)");
 	if (read(sv[1], wire, sizeof(wire)) != sizeof(wire))
 		return;
-	memcpy(wire, "ISM1", 4);
-	wire[39] = 1;
+	memcpy(wire, "ISM2", 4);
+	wire[47] = 1;
 	if (write(sv[1], wire, sizeof(wire)) != sizeof(wire))
 		return;
 	check(ism_exchange(sv[0], &a, &got) == -EPROTO,
