@@ -30,7 +30,9 @@
  *   and the like) and the file mapping's i_mmap_rwsem (taken by
  *   unmap_mapping_range() when a buffer is revoked).
  * - the lock of udev->shares (xa_lock): each user's share of the device,
- *   &struct ism_user_share. Nothing is taken inside it.
+ *   &struct ism_user_share, and the limits user_dmbs and user_bytes
+ *   (written under it, read under it by the charges). Nothing is taken
+ *   inside it.
  * - ctx->ev_lock, a spinlock taken with irqs off: the context's event
  *   queue and the signal bits its DMBs have pending. Inside it only the
  *   wait queue's and the eventfd's own spinlocks are taken.
@@ -182,7 +184,7 @@ struct ism_user_ctx {
  * @mappable: whole pages of memory the kernel maps directly
  * @mm: the address space charged for the pages of the DMB or attachment
  * @pages: the pages charged
- * @share: the user share the DMB is counted in (own DMBs only), or NULL
+ * @share: the user share the DMB or attachment is counted in, or NULL
  * @ready: entry in ctx->ready while signal bits are pending
  * @pending: the dmbe bits signalled since the last read
  * @released: no longer the file's: signals to it are ignored (ev_lock)

@@ -232,9 +232,10 @@ static int ism_user_check_key(struct ism_user_ctx *ctx, struct ism_dev *ism,
  * cannot attach; -ENOENT for a token and key that name no DMB this
  * device may write (unknown, another writer's, a kernel client's, a
  * wrong key: all alike); -EPERM where the device cannot check keys and
- * unkeyed writes are off; -ENOMEM over RLIMIT_MEMLOCK (an attachment is
- * charged as a registration is) or without memory; -ENOBUFS, -ENODEV as
- * for registering; or the device's error.
+ * unkeyed writes are off; -EDQUOT past the user's share and -ENOMEM over
+ * RLIMIT_MEMLOCK (an attachment counts as a registration does) or
+ * without memory; -ENOBUFS, -ENODEV as for registering; or the device's
+ * error.
  */
 int ism_user_attach(struct ism_user_ctx *ctx, struct ism_user_dmb *req)
 {
@@ -270,11 +271,14 @@ int ism_user_attach(struct ism_user_ctx *ctx, struct ism_user_dmb *req)
 	ret = ism_attach_dmb(ism, &buf->dmb, &ism_user_client);
 	if (ret)
 		goto del;
-	/* What it maps stays pinned while it lasts: its own DMB's memory
-	 * after an UNREGISTER too.
+	/* What it maps stays pinned while it lasts, and holds the DMB's
+	 * index and memory on the device: its own DMB's after an UNREGISTER
+	 * too. So it counts as a DMB in the user's share, and as pinned.
 	 */
 	buf->pages = DIV_ROUND_UP(buf->dmb.len, PAGE_SIZE);
-	ret = ism_user_charge(buf);
+	ret = ism_user_share_charge(buf);
+	if (!ret)
+		ret = ism_user_charge(buf);
 	if (!ret)
 		ret = xa_insert(&ctx->atts, req->token, buf, GFP_KERNEL);
 	if (ret) {
@@ -439,7 +443,10 @@ put:
  * first: flags, range, token and key, and that the source can be read.
  *
  * Return: 0; -EINVAL for unknown flags, a dmbe bit of 16 or more (or one
- * without ISM_USER_MOVE_SIGNAL), a range past 4 GiB or outside the DMB;
+ * without ISM_USER_MOVE_SIGNAL), a @req->data with no bytes to move, a
+ * range past 4 GiB or outside the DMB (where the device does not know
+ * the DMB's length, unkeyed PCI-ISM writes, each piece's range is
+ * checked as it goes);
  * -EFAULT for a bad @req->data; -ENOENT for a token and key that name no
  * DMB this device may write; -EPERM where the device cannot check keys
  * and unkeyed writes are off; -EINTR if a fatal signal came between
@@ -458,7 +465,8 @@ int ism_user_move(struct ism_user_ctx *ctx, const struct ism_user_move *req)
 
 	if (req->flags & ~ISM_USER_MOVE_SIGNAL ||
 	    req->dmbe >= (sf ? ISM_DMBE_BITS : 1) ||
-	    check_add_overflow(req->offset, req->size, &end))
+	    check_add_overflow(req->offset, req->size, &end) ||
+	    (!req->size && req->data))
 		return -EINVAL;
 	if (!req->size)
 		return ism_user_move_piece(ctx, req, true, sf, req->offset,

@@ -4,11 +4,13 @@
  * space are all its clients' (SMC-D's too): the files of one user, however
  * many processes and files they spread over, may hold at most user_dmbs
  * DMBs of user_bytes in all on it, so that what is left stays for the
- * others, SMC-D's connections included. A user is the real user id of the
- * process that registers, as for RLIMIT_NPROC, seen from the initial user
- * namespace: a process in a user namespace is its creator's, so that the
- * many ids a user may map there (/etc/subuid) are one share. Locking: see
- * ism_user.h.
+ * others, SMC-D's connections included. An attachment counts as a DMB:
+ * it holds the DMB's index and memory, after its owner unregistered it
+ * too. A user is the real user id of the process that registers, as for
+ * RLIMIT_NPROC, seen from the initial user namespace: a process in a user
+ * namespace counts as the namespace's owner (the effective user id that
+ * created it), so that the many ids a user may map there (/etc/subuid)
+ * are one share. Locking: see ism_user.h.
  */
 #include <linux/cred.h>
 #include <linux/slab.h>
@@ -86,8 +88,9 @@ static struct ism_user_share *ism_user_share_of(struct ism_user_dev *udev)
 }
 
 /**
- * ism_user_share_charge() - count a DMB about to be registered
- * @buf: the DMB, its length set
+ * ism_user_share_charge() - count a DMB about to be registered, or an
+ *	attachment just made
+ * @buf: the DMB or attachment, its length set
  *
  * Process context, in the process that registers.
  *
@@ -103,8 +106,8 @@ int ism_user_share_charge(struct ism_user_buf *buf)
 	if (IS_ERR(share))
 		return PTR_ERR(share);
 	xa_lock(&udev->shares);
-	if (share->dmbs < READ_ONCE(udev->user_dmbs) &&
-	    share->bytes + buf->dmb.len <= READ_ONCE(udev->user_bytes)) {
+	if (share->dmbs < udev->user_dmbs &&
+	    share->bytes + buf->dmb.len <= udev->user_bytes) {
 		share->dmbs++;
 		share->bytes += buf->dmb.len;
 		buf->share = share;

@@ -55,12 +55,16 @@ static ssize_t user_dmbs_store(struct device *dev,
 			       struct device_attribute *attr,
 			       const char *buf, size_t count)
 {
+	struct ism_user_dev *udev = ism_user_dev_of(dev);
 	u32 val;
 	int ret = kstrtou32(buf, 0, &val);
 
 	if (ret)
 		return ret;
-	WRITE_ONCE(ism_user_dev_of(dev)->user_dmbs, val);
+	/* Under the shares' lock, as the charges read the limits. */
+	xa_lock(&udev->shares);
+	udev->user_dmbs = val;
+	xa_unlock(&udev->shares);
 	return count;
 }
 static DEVICE_ATTR_RW(user_dmbs);
@@ -68,20 +72,29 @@ static DEVICE_ATTR_RW(user_dmbs);
 static ssize_t user_bytes_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)
 {
-	return sysfs_emit(buf, "%llu\n",
-			  READ_ONCE(ism_user_dev_of(dev)->user_bytes));
+	struct ism_user_dev *udev = ism_user_dev_of(dev);
+	u64 val;
+
+	xa_lock(&udev->shares);
+	val = udev->user_bytes;
+	xa_unlock(&udev->shares);
+	return sysfs_emit(buf, "%llu\n", val);
 }
 
 static ssize_t user_bytes_store(struct device *dev,
 				struct device_attribute *attr,
 				const char *buf, size_t count)
 {
+	struct ism_user_dev *udev = ism_user_dev_of(dev);
 	u64 val;
 	int ret = kstrtou64(buf, 0, &val);
 
 	if (ret)
 		return ret;
-	WRITE_ONCE(ism_user_dev_of(dev)->user_bytes, val);
+	/* Whole, also on 32-bit: under the lock the charges read it in. */
+	xa_lock(&udev->shares);
+	udev->user_bytes = val;
+	xa_unlock(&udev->shares);
 	return count;
 }
 static DEVICE_ATTR_RW(user_bytes);

@@ -295,7 +295,8 @@ static void do_move(int f)
 	if (chance(10))
 		off = len - size + 1 + rnd(2 * page);
 	if (flags & ~ISM_USER_MOVE_SIGNAL ||
-	    dmbe >= (flags & ISM_USER_MOVE_SIGNAL ? 16U : 1U))
+	    dmbe >= (flags & ISM_USER_MOVE_SIGNAL ? 16U : 1U) ||
+	    (!size && src))
 		want = EINVAL;
 	else if (src != data)
 		want = EFAULT;

@@ -554,6 +554,35 @@ static void user_share_per_user(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, user_reg(test, ut->ctx[0], &a), -EDQUOT);
 }
 
+/* An attachment holds what the DMB held, after UNREGISTER too: it counts
+ * in the share, so REGISTER, ATTACH, UNREGISTER in a loop stops there.
+ */
+static void user_share_counts_attachments(struct kunit *test)
+{
+	struct user_test *ut = test->priv;
+	struct ism_user_dmb req, att;
+	unsigned int n;
+	int ret = 0;
+
+	ut->udev->user_dmbs = 4;
+	for (n = 0; n < FAKE_MAX_DMBS; n++) {
+		ret = user_reg(test, ut->ctx[0], &req);
+		if (ret)
+			break;
+		att = (struct ism_user_dmb){ .token = req.token,
+					     .key = req.key };
+		ret = ism_user_attach(ut->ctx[0], &att);
+		ism_user_release_token(ut->ctx[0], req.token, false);
+		if (ret)
+			break;
+	}
+	/* Three whole rounds hold three attachments; the fourth's is one
+	 * too many.
+	 */
+	KUNIT_EXPECT_EQ(test, ret, -EDQUOT);
+	KUNIT_EXPECT_EQ(test, n, 3U);
+}
+
 static struct kunit_case user_cases[] = {
 	KUNIT_CASE(user_refused_register_changes_nothing),
 	KUNIT_CASE(user_close_releases_everything),
@@ -570,6 +599,7 @@ static struct kunit_case user_cases[] = {
 	KUNIT_CASE(user_unread_fields_must_be_zero),
 	KUNIT_CASE(user_unkeyed_writes_are_the_admins),
 	KUNIT_CASE(user_share_per_user),
+	KUNIT_CASE(user_share_counts_attachments),
 	{}
 };
 
