@@ -15,16 +15,22 @@
 
 #define USER_SYSFS	"/sys/class/ism_user"
 
+/* Attribute @attr of device @dev, opened with @mode; NULL with errno. */
+static FILE *user_open(const char *dev, const char *attr, const char *mode)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), USER_SYSFS "/%s/%s", dev, attr);
+	return fopen(path, mode);
+}
+
 /* The value of attribute @attr of device @dev into @val: 0 or -errno. */
 static int user_attr(const char *dev, const char *attr,
 		     unsigned long long *val)
 {
-	char path[256];
+	FILE *f = user_open(dev, attr, "r");
 	int err = 0;
-	FILE *f;
 
-	snprintf(path, sizeof(path), USER_SYSFS "/%s/%s", dev, attr);
-	f = fopen(path, "r");
 	if (!f)
 		return -errno;
 	if (fscanf(f, "%llu", val) != 1)
@@ -92,12 +98,9 @@ static int user_show(struct ismctl *c, const char *name)
 /* Write @val to attribute @attr of device @dev: 0 or -errno. */
 static int user_write(const char *dev, const char *attr, const char *val)
 {
-	char path[256];
+	FILE *f = user_open(dev, attr, "w");
 	int err = 0;
-	FILE *f;
 
-	snprintf(path, sizeof(path), USER_SYSFS "/%s/%s", dev, attr);
-	f = fopen(path, "w");
 	if (!f)
 		return errno == ENOENT ? -ENODEV : -errno;
 	if (fprintf(f, "%s\n", val) < 0)

@@ -108,7 +108,7 @@ struct ism_user_dev {
 	struct xarray by_idx;
 	u8 pgoff_shift;
 	bool unkeyed_writes;
-	u32 user_dmbs;
+	u64 user_dmbs;
 	u64 user_bytes;
 	struct xarray shares;
 };

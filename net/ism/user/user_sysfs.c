@@ -43,47 +43,24 @@ static ssize_t unkeyed_writes_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(unkeyed_writes);
 
-/* Each user's share of the device (user_share.c): DMBs, and bytes. */
-static ssize_t user_dmbs_show(struct device *dev,
-			      struct device_attribute *attr, char *buf)
-{
-	return sysfs_emit(buf, "%u\n",
-			  READ_ONCE(ism_user_dev_of(dev)->user_dmbs));
-}
-
-static ssize_t user_dmbs_store(struct device *dev,
-			       struct device_attribute *attr,
-			       const char *buf, size_t count)
-{
-	struct ism_user_dev *udev = ism_user_dev_of(dev);
-	u32 val;
-	int ret = kstrtou32(buf, 0, &val);
-
-	if (ret)
-		return ret;
-	/* Under the shares' lock, as the charges read the limits. */
-	xa_lock(&udev->shares);
-	udev->user_dmbs = val;
-	xa_unlock(&udev->shares);
-	return count;
-}
-static DEVICE_ATTR_RW(user_dmbs);
-
-static ssize_t user_bytes_show(struct device *dev,
-			       struct device_attribute *attr, char *buf)
+/* Each user's share of the device (user_share.c): DMBs, and bytes. Read
+ * and written under the shares' lock, which the charges read them in:
+ * whole, also on 32-bit.
+ */
+static ssize_t ism_user_limit_show(struct device *dev, const u64 *limit,
+				   char *buf)
 {
 	struct ism_user_dev *udev = ism_user_dev_of(dev);
 	u64 val;
 
 	xa_lock(&udev->shares);
-	val = udev->user_bytes;
+	val = *limit;
 	xa_unlock(&udev->shares);
 	return sysfs_emit(buf, "%llu\n", val);
 }
 
-static ssize_t user_bytes_store(struct device *dev,
-				struct device_attribute *attr,
-				const char *buf, size_t count)
+static ssize_t ism_user_limit_store(struct device *dev, u64 *limit,
+				    const char *buf, size_t count)
 {
 	struct ism_user_dev *udev = ism_user_dev_of(dev);
 	u64 val;
@@ -91,11 +68,39 @@ static ssize_t user_bytes_store(struct device *dev,
 
 	if (ret)
 		return ret;
-	/* Whole, also on 32-bit: under the lock the charges read it in. */
 	xa_lock(&udev->shares);
-	udev->user_bytes = val;
+	*limit = val;
 	xa_unlock(&udev->shares);
 	return count;
+}
+
+static ssize_t user_dmbs_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
+{
+	return ism_user_limit_show(dev, &ism_user_dev_of(dev)->user_dmbs, buf);
+}
+
+static ssize_t user_dmbs_store(struct device *dev,
+			       struct device_attribute *attr,
+			       const char *buf, size_t count)
+{
+	return ism_user_limit_store(dev, &ism_user_dev_of(dev)->user_dmbs, buf,
+				    count);
+}
+static DEVICE_ATTR_RW(user_dmbs);
+
+static ssize_t user_bytes_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	return ism_user_limit_show(dev, &ism_user_dev_of(dev)->user_bytes, buf);
+}
+
+static ssize_t user_bytes_store(struct device *dev,
+				struct device_attribute *attr,
+				const char *buf, size_t count)
+{
+	return ism_user_limit_store(dev, &ism_user_dev_of(dev)->user_bytes,
+				    buf, count);
 }
 static DEVICE_ATTR_RW(user_bytes);
 

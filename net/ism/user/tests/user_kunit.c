@@ -31,6 +31,33 @@ struct user_test {
 	struct ism_user_ctx *ctx[2];
 };
 
+/* A registered fake device of @ops, or NULL (the case has failed). */
+static struct ism_dev *user_fake_dev(struct kunit *test,
+				     const struct ism_device_ops *ops)
+{
+	struct ism_dev *dev = fake_dev_alloc(ops);
+
+	if (!dev) {
+		KUNIT_FAIL(test, "no memory for the fake device");
+		return NULL;
+	}
+	if (dev_set_name(&dev->dev, "usrfake%d",
+			 atomic_inc_return(&fake_seq)) ||
+	    ism_dev_register(dev)) {
+		put_device(&dev->dev);
+		KUNIT_FAIL(test, "the fake device did not register");
+		return NULL;
+	}
+	return dev;
+}
+
+/* The end of a device of user_fake_dev(). */
+static void user_fake_dev_put(struct ism_dev *dev)
+{
+	ism_dev_unregister(dev);
+	put_device(&dev->dev);
+}
+
 static int user_test_init(struct kunit *test)
 {
 	struct user_test *ut = kunit_kzalloc(test, sizeof(*ut), GFP_KERNEL);
@@ -39,16 +66,9 @@ static int user_test_init(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, ut);
 	test->priv = ut;
-	ut->dev = fake_dev_alloc(&fake_ops_full);
-	KUNIT_ASSERT_NOT_NULL(test, ut->dev);
-	if (dev_set_name(&ut->dev->dev, "usrfake%d",
-			 atomic_inc_return(&fake_seq)) ||
-	    ism_dev_register(ut->dev)) {
-		put_device(&ut->dev->dev);
-		ut->dev = NULL;
-		KUNIT_FAIL(test, "the fake device did not register");
+	ut->dev = user_fake_dev(test, &fake_ops_full);
+	if (!ut->dev)
 		return -ENODEV;
-	}
 	ut->registered = true;
 	ut->udev = ism_get_priv(ut->dev, &ism_user_client);
 	KUNIT_ASSERT_NOT_NULL(test, ut->udev);
@@ -351,18 +371,12 @@ static void user_device_removal_revokes(struct kunit *test)
 
 static void user_attach_needs_the_op(struct kunit *test)
 {
-	struct ism_dev *dev = fake_dev_alloc(&fake_ops_min);
+	struct ism_dev *dev = user_fake_dev(test, &fake_ops_min);
 	struct ism_user_dmb att = { .token = FAKE_TOKEN_BASE + 1 };
 	struct ism_user_ctx *ctx;
 
-	KUNIT_ASSERT_NOT_NULL(test, dev);
-	KUNIT_ASSERT_EQ(test, dev_set_name(&dev->dev, "usrfake%d",
-					   atomic_inc_return(&fake_seq)), 0);
-	if (ism_dev_register(dev)) {
-		put_device(&dev->dev);
-		KUNIT_FAIL(test, "the fake device did not register");
+	if (!dev)
 		return;
-	}
 	ctx = ism_user_ctx_open(ism_get_priv(dev, &ism_user_client), NULL);
 	if (!IS_ERR(ctx)) {
 		KUNIT_EXPECT_EQ(test, ism_user_attach(ctx, &att), -EOPNOTSUPP);
@@ -370,8 +384,7 @@ static void user_attach_needs_the_op(struct kunit *test)
 		ism_user_ctx_close(ctx);
 	}
 	KUNIT_EXPECT_FALSE(test, IS_ERR(ctx));
-	ism_dev_unregister(dev);
-	put_device(&dev->dev);
+	user_fake_dev_put(dev);
 }
 
 /* A MOVE of no bytes: checked as any, and writes nothing of KUnit's. */
@@ -495,15 +508,9 @@ static void user_unkeyed_writes_are_the_admins(struct kunit *test)
 
 	ops = fake_ops_full;
 	ops.dmb_user_key = NULL;
-	dev = fake_dev_alloc(&ops);
-	KUNIT_ASSERT_NOT_NULL(test, dev);
-	KUNIT_ASSERT_EQ(test, dev_set_name(&dev->dev, "usrfake%d",
-					   atomic_inc_return(&fake_seq)), 0);
-	if (ism_dev_register(dev)) {
-		put_device(&dev->dev);
-		KUNIT_FAIL(test, "the fake device did not register");
+	dev = user_fake_dev(test, &ops);
+	if (!dev)
 		return;
-	}
 	udev = ism_get_priv(dev, &ism_user_client);
 	ctx = ism_user_ctx_open(udev, NULL);
 	if (!IS_ERR(ctx)) {
@@ -517,8 +524,7 @@ static void user_unkeyed_writes_are_the_admins(struct kunit *test)
 		ism_user_ctx_close(ctx);
 	}
 	KUNIT_EXPECT_FALSE(test, IS_ERR(ctx));
-	ism_dev_unregister(dev);
-	put_device(&dev->dev);
+	user_fake_dev_put(dev);
 }
 
 /* Each user's share of a device: its DMBs and bytes, over all its files;
