@@ -62,6 +62,13 @@ struct ism_smcd {
 	struct pci_dev parent;
 };
 
+/* SMC 6.1's states of a socket that an abort ended (net/smc/smc.h's
+ * enum smc_state, as smc_diag shows it).
+ */
+#define ISM_SMCD_SK_CLOSED		7
+#define ISM_SMCD_SK_PEERABORTWAIT	26
+#define ISM_SMCD_SK_PROCESSABORT	27
+
 /* SMC 6.1's software event codes and requests (net/smc/smc_ism.c). */
 #define ISM_SMCD_EV_SHUTDOWN	0x80
 #define ISM_SMCD_EV_TESTLINK	0x83

@@ -62,6 +62,19 @@ static bool ism_smcd_diag_has(const u64 *v, int n, u64 x)
 	return false;
 }
 
+/*
+ * A connection that SMC ended already (a peer gone, a fence) writes on
+ * while its socket closes, and those writes are refused too. Ending its
+ * peer's link groups again would end the ones made since, with a peer
+ * that came back: the connections that count are those still open.
+ */
+static bool ism_smcd_diag_ended(u8 state)
+{
+	return state == ISM_SMCD_SK_CLOSED ||
+	       state == ISM_SMCD_SK_PEERABORTWAIT ||
+	       state == ISM_SMCD_SK_PROCESSABORT;
+}
+
 /* One socket of the dump: its peer, if it writes to a token looked for. */
 static void ism_smcd_diag_sock(struct ism_smcd_diag *d,
 			       const struct nlmsghdr *nlh)
@@ -70,7 +83,8 @@ static void ism_smcd_diag_sock(struct ism_smcd_diag *d,
 	struct smcd_diag_dmbinfo info;
 	const struct nlattr *a;
 
-	if (nlmsg_len(nlh) < sizeof(*r) || r->diag_mode != SMC_DIAG_MODE_SMCD)
+	if (nlmsg_len(nlh) < sizeof(*r) || r->diag_mode != SMC_DIAG_MODE_SMCD ||
+	    ism_smcd_diag_ended(r->diag_state))
 		return;
 	a = nla_find(nlmsg_attrdata(nlh, sizeof(*r)),
 		     nlmsg_attrlen(nlh, sizeof(*r)), SMC_DIAG_DMBINFO);

@@ -27,8 +27,11 @@
 #   xfer-moving         the transfer of xfer-check runs over SMC-D and
 #                       moves data (no connection holds yet), within 60 s
 #   logged PATTERN      the kernel log of this boot has PATTERN
-#   joined N            the kernel log of this boot has N peers joining
-#                       the virtual ISM device (within 60 s)
+#   joined N [AFTER]    the kernel log of this boot has N peers joining
+#                       the virtual ISM device (within 60 s); with AFTER,
+#                       N after the last line that matches it
+#   xfer-ended          no SMC-D connection of this guest's smc_xfer
+#                       server is left (within 60 s)
 #   reports             no kernel report in this boot's kernel log
 #                       (KERNEL_REPORTS: the project's list of patterns)
 set -u
@@ -61,11 +64,12 @@ listening() {
 	ss -Hltn "sport = :$1" | grep -q .
 }
 
-# conns MODE PORT: this guest's SMC sockets to PORT in MODE (smc_ss's
-# SMCD, TCP for a fallback)
+# conns MODE PORT [END]: this guest's SMC sockets in MODE (smc_ss's
+# SMCD, TCP for a fallback) whose peer's address (END 3, the default) or
+# own (END 2) has PORT
 conns() {
-	smc_ss | awk -v m="$1" -v p=":$2" \
-		'$4 == m && substr($3, length($3) - length(p) + 1) == p' | wc -l
+	smc_ss | awk -v m="$1" -v p=":$2" -v e="${3:-3}" \
+		'$4 == m && substr($e, length($e) - length(p) + 1) == p' | wc -l
 }
 
 ready() {
@@ -223,11 +227,50 @@ xfer_check() {
 	_d=$(conns SMCD $XFER)
 	wait $_c
 	_rc=$?
+	if [ $_rc != 0 ]; then
+		# Each connection's line says why; the kernel's last words on
+		# the device and SMC say what happened under it.
+		cat "$RUN/xfer-check.log"
+		smc_ss
+		dmesg | grep -E 'ism|smc' | tail -n 20
+		fail "smc_xfer: status $_rc"
+	fi
 	tail -n 1 "$RUN/xfer-check.log"
-	[ $_rc = 0 ] || fail "smc_xfer: status $_rc"
 	echo "new transfer to $1: $_d SMC-D connections, ${3:-8M} each way intact" \
 		"in $_s s (whole seconds)"
 	[ "$_d" -ge 2 ] || { smc_ss; fail "not SMC-D"; }
+}
+
+# joins [AFTER]: the lines of peers joining in this boot's kernel log,
+# after the last line matching AFTER if one does
+joins() {
+	if [ -n "$1" ]; then
+		dmesg | tac | sed "/$1/q" | tac
+	else
+		dmesg
+	fi | grep 'ism_ivshm.* joined in slot'
+}
+
+# joins_at_least N [AFTER]
+joins_at_least() {
+	[ "$(joins "${2:-}" | wc -l)" -ge "$1" ]
+}
+
+joined() {
+	wait_for 60 joins_at_least "$1" "$2" ||
+		fail "not $1 peers joined${2:+ after \"$2\"}: $(joins "$2")"
+	joins "$2"
+}
+
+# no_served_conns PORT: no SMC-D connection of a server on PORT here
+no_served_conns() {
+	[ "$(conns SMCD "$1" 2)" = 0 ]
+}
+
+xfer_ended() {
+	wait_for 60 no_served_conns $XFER ||
+		{ smc_ss; fail "SMC-D connections of the server on port $XFER are left"; }
+	echo "no SMC-D connection of the server on port $XFER is left"
 }
 
 xfer_moving() {
@@ -260,11 +303,9 @@ xfer-start) xfer_start "$2" ;;
 xfer-wait) xfer_wait "$2" ;;
 xfer-check) xfer_check "$2" "${3:-}" "${4:-}" ;;
 xfer-moving) xfer_moving ;;
-joined)
-	wait_for 60 sh -c "[ \$(dmesg | grep -c 'ism_ivshm.* joined in slot') -ge $2 ]" ||
-		fail "not $2 peers joined: $(dmesg | grep 'ism_ivshm.* joined in slot')"
-	dmesg | grep 'ism_ivshm.* joined in slot' ;;
+joined) joined "$2" "${3:-}" ;;
+xfer-ended) xfer_ended ;;
 logged) dmesg | grep -E "$2" || fail "not in the kernel log: $2" ;;
 reports) reports ;;
-*) fail "usage: ism-vms ready|refused|serve|sockperf PEER|redis PEER|xfer-start PEER|xfer-wait SECS|xfer-check PEER [HOLD [SIZE]]|xfer-moving|logged PATTERN|joined N|reports" ;;
+*) fail "usage: ism-vms ready|refused|serve|sockperf PEER|redis PEER|xfer-start PEER|xfer-wait SECS|xfer-check PEER [HOLD [SIZE]]|xfer-moving|logged PATTERN|joined N [AFTER]|xfer-ended|reports" ;;
 esac
