@@ -91,6 +91,9 @@ struct ism_smcd_ev_info {
 
 extern const struct smcd_ops ism_smcd_ops;
 extern struct ism_client ism_smcd_client;
+#if IS_ENABLED(CONFIG_KUNIT)
+bool ism_smcd_event_for_smc(const struct ism_event *event);
+#endif
 
 u64 ism_smcd_gid64(const uuid_t *gid);
 void ism_smcd_gid_add(struct ism_smcd *bridge);

@@ -121,6 +121,28 @@ static void ism_smcd_handle_irq(struct ism_dev *ism, unsigned int idx,
 	smcd_handle_irq(bridge->smcd, idx, dmbemask);
 }
 
+/**
+ * ism_smcd_event_for_smc() - does SMC 6.1 act on this event?
+ * @event: an event of the device
+ *
+ * SMC ends its link groups with a peer that is gone (%ISM_EVT_GID) and
+ * acts on its own software events SHUTDOWN and TESTLINK; for every other
+ * event it still allocates work and queues it, with no bound on the
+ * backlog. So the software events of other clients (ism_user's codes) and
+ * whatever codes a peer makes up end here, as do DMB events.
+ *
+ * Return: true if the event is one SMC acts on.
+ */
+VISIBLE_IF_KUNIT bool ism_smcd_event_for_smc(const struct ism_event *event)
+{
+	if (event->type == ISM_EVT_GID)
+		return true;
+	return event->type == ISM_EVT_SWR &&
+	       (event->code == ISM_SMCD_EV_SHUTDOWN ||
+		event->code == ISM_SMCD_EV_TESTLINK);
+}
+EXPORT_SYMBOL_IF_KUNIT(ism_smcd_event_for_smc);
+
 /* Any context; SMC copies the event into a work item (GFP_ATOMIC). */
 static void ism_smcd_handle_event(struct ism_dev *ism,
 				  const struct ism_event *event)
@@ -133,11 +155,10 @@ static void ism_smcd_handle_event(struct ism_dev *ism,
 		.info = event->info,
 	};
 
-	/* SMC reads a DMB token for DMB events, else the peer's GID. */
-	if (event->type == ISM_EVT_DMB)
-		smcd_event.tok = event->token;
-	else
-		smcd_event.tok = ism_smcd_gid64(&event->gid);
+	if (!ism_smcd_event_for_smc(event))
+		return;
+	/* SMC reads the peer's GID from the token field. */
+	smcd_event.tok = ism_smcd_gid64(&event->gid);
 	smcd_handle_event(bridge->smcd, &smcd_event);
 }
 

@@ -88,9 +88,11 @@ void peers_fake_leave(struct kunit *test, u32 s, const uuid_t *gid);
  */
 #ifdef ISM_SMCD_BRIDGE
 void ivshm_peers_smcd_write_refused(struct kunit *test);
+void ivshm_smcd_events_for_smc(struct kunit *test);
 void peers_smcd_off(void);
 int peers_smcd_on(void);
-#define IVSHM_SMCD_CASES	KUNIT_CASE(ivshm_peers_smcd_write_refused),
+#define IVSHM_SMCD_CASES	KUNIT_CASE(ivshm_peers_smcd_write_refused), \
+				KUNIT_CASE(ivshm_smcd_events_for_smc),
 #else
 static inline void peers_smcd_off(void)
 {

@@ -8,6 +8,8 @@
 #include <linux/random.h>
 #include <linux/string.h>
 
+#include <uapi/linux/ism_user.h>
+
 #include "../../../../net/smc/ism_smcd.h"
 #include "../ism_ivshm.h"
 #include "ivshm_kunit.h"
@@ -73,6 +75,43 @@ void ivshm_peers_smcd_write_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&peers.swr_events), 0);
 	KUNIT_EXPECT_EQ(test, ism_unregister_dmb(peers.dev[0], &dmb,
 						 &peers_client), 0);
+}
+
+/*
+ * What the bridge hands SMC: a peer's end and SMC's own two software
+ * events. Other codes, ism_user's above all, would each cost a queued
+ * allocation in SMC that does nothing (issue: "Software events to whom
+ * they are for").
+ */
+void ivshm_smcd_events_for_smc(struct kunit *test)
+{
+	static const struct {
+		u8 type;
+		u32 code;
+		bool for_smc;
+	} cases[] = {
+		{ ISM_EVT_GID, 0, true },
+		{ ISM_EVT_SWR, ISM_SMCD_EV_SHUTDOWN, true },
+		{ ISM_EVT_SWR, ISM_SMCD_EV_TESTLINK, true },
+		{ ISM_EVT_SWR, 0, false },
+		{ ISM_EVT_SWR, ISM_SMCD_EV_SHUTDOWN + 1, false },
+		{ ISM_EVT_SWR, ISM_USER_EVENT_CODE_BASE, false },
+		{ ISM_EVT_SWR, ISM_USER_EVENT_CODE_BASE + ISM_SMCD_EV_SHUTDOWN,
+		  false },
+		{ ISM_EVT_SWR, U32_MAX, false },
+		{ ISM_EVT_DMB, 0, false },
+		{ ISM_EVT_SWR + 1, ISM_SMCD_EV_SHUTDOWN, false },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct ism_event ev = { .type = cases[i].type,
+					.code = cases[i].code };
+
+		KUNIT_EXPECT_EQ_MSG(test, ism_smcd_event_for_smc(&ev),
+				    cases[i].for_smc, "type %u code %#x",
+				    cases[i].type, cases[i].code);
+	}
 }
 
 void peers_smcd_off(void)
