@@ -2,7 +2,7 @@
 /*
  * ismctl: "user": what the files of /dev/ism/NAME (ism_user.ko) may do on
  * each device, the administrator's settings: unkeyed writes, and each
- * user's share of the device. They are sysfs attributes
+ * user's share of the device and doorbells a second. They are sysfs attributes
  * of /sys/class/ism_user/NAME, not netlink: ism_user is a client of the
  * layer, not the core. Showing needs no privileges, setting is root's.
  */
@@ -41,18 +41,20 @@ static int user_attr(const char *dev, const char *attr,
 
 static int user_show_one(const char *dev, int *rows)
 {
-	unsigned long long unkeyed, dmbs, bytes;
+	unsigned long long unkeyed, dmbs, bytes, rings;
 	int err = user_attr(dev, "unkeyed_writes", &unkeyed);
 
 	if (!err)
 		err = user_attr(dev, "user_dmbs", &dmbs);
 	if (!err)
 		err = user_attr(dev, "user_bytes", &bytes);
+	if (!err)
+		err = user_attr(dev, "user_rings", &rings);
 	if (err)
 		return err;
 	if (!(*rows)++)
-		out_text("%-15s %-14s %10s %12s\n", "DEV", "UNKEYED-WRITES",
-			 "USER-DMBS", "USER-BYTES");
+		out_text("%-15s %-14s %10s %12s %10s\n", "DEV", "UNKEYED-WRITES",
+			 "USER-DMBS", "USER-BYTES", "USER-RINGS");
 	out_obj_start(NULL);
 	out_str("dev", "%-15s", out_esc(dev));
 	if (out_is_json())
@@ -60,7 +62,8 @@ static int user_show_one(const char *dev, int *rows)
 	else
 		out_text(" %-14s", unkeyed ? "on" : "off");
 	out_uint("user_dmbs", " %10llu", dmbs);
-	out_uint("user_bytes", " %12llu\n", bytes);
+	out_uint("user_bytes", " %12llu", bytes);
+	out_uint("user_rings", " %10llu\n", rings);
 	out_obj_end();
 	return 0;
 }
@@ -116,6 +119,14 @@ static bool user_number(const char *s)
 	return *s && strspn(s, "0123456789") == strlen(s);
 }
 
+/* The sysfs attribute of a numeric setting's name, or NULL. */
+static const char *user_limit(const char *setting)
+{
+	return matches(setting, "user-dmbs") ? "user_dmbs" :
+	       matches(setting, "user-bytes") ? "user_bytes" :
+	       matches(setting, "user-rings") ? "user_rings" : NULL;
+}
+
 /* user set NAME SETTING VALUE [SETTING VALUE...] */
 static int user_set(struct ismctl *c, int argc, char **argv)
 {
@@ -123,7 +134,7 @@ static int user_set(struct ismctl *c, int argc, char **argv)
 	int i, err = 0;
 
 	if (argc < 3 || !(argc & 1))
-		return usage_error("usage: user set NAME [unkeyed-writes on|off] [user-dmbs N] [user-bytes N]");
+		return usage_error("usage: user set NAME [unkeyed-writes on|off] [user-dmbs N] [user-bytes N] [user-rings N]");
 	if (check_name("device", argv[0]))
 		return EXIT_USAGE;
 	/* All checked before the first is written. */
@@ -131,8 +142,7 @@ static int user_set(struct ismctl *c, int argc, char **argv)
 		val = argv[i + 1];
 		if (matches(argv[i], "unkeyed-writes") ?
 		    strcmp(val, "on") && strcmp(val, "off") :
-		    (!matches(argv[i], "user-dmbs") &&
-		     !matches(argv[i], "user-bytes")) || !user_number(val))
+		    !user_limit(argv[i]) || !user_number(val))
 			return usage_error("user set: bad setting \"%s %s\"",
 					   argv[i], val);
 	}
@@ -144,8 +154,7 @@ static int user_set(struct ismctl *c, int argc, char **argv)
 			attr = "unkeyed_writes";
 			val = strcmp(val, "on") ? "0" : "1";
 		} else {
-			attr = matches(argv[i], "user-dmbs") ? "user_dmbs" :
-							       "user_bytes";
+			attr = user_limit(argv[i]);
 		}
 		err = user_write(argv[0], attr, val);
 	}

@@ -164,9 +164,10 @@ int ism_signal(struct ism *ism, uint64_t token, uint64_t key,
 }
 
 int ism_send_event(struct ism *ism, const uint8_t gid[ISM_GID_LEN],
-		   uint16_t code, uint64_t info)
+		   uint64_t token, uint64_t key, uint16_t code)
 {
-	struct ism_user_sw_event e = { .code = code, .info = info };
+	struct ism_user_sw_event e = { .token = token, .key = key,
+				       .code = code };
 
 	memcpy(e.gid, gid, ISM_GID_LEN);
 	return ioctl(ism->fd, ISM_USER_IOC_SEND_EVENT, &e) ? fail() : 0;

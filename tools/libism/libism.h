@@ -51,7 +51,7 @@ int ism_write(struct ism *ism, uint64_t token, uint64_t key, uint32_t offset,
 int ism_signal(struct ism *ism, uint64_t token, uint64_t key,
 	       unsigned int dmbe);
 int ism_send_event(struct ism *ism, const uint8_t gid[ISM_GID_LEN],
-		   uint16_t code, uint64_t info);
+		   uint64_t token, uint64_t key, uint16_t code);
 int ism_wait(struct ism *ism, struct ism_user_event *ev, int max,
 	     int timeout_ms);
 

@@ -129,7 +129,8 @@ struct ism_user_dmb {
  * The bytes are in the DMB when the call returns 0; the signal follows
  * them. The whole request is checked before the first byte moves; a
  * write larger than the kernel's bounce buffer then goes in several
- * pieces, the signal with the last.
+ * pieces, the signal with the last. A signal rings the owner's doorbell,
+ * within the user's rate (struct ism_user_sw_event).
  */
 struct ism_user_move {
 	__u64 token;
@@ -146,18 +147,25 @@ struct ism_user_move {
  * @gid: the peer to send to
  * @code: the event's code, 0..0xffff (ISM_USER_EVENT_CODE_MAX)
  * @flags: 0
- * @info: 64 bits for the peer
+ * @token: a DMB of that peer, registered for this device's GID: the
+ *	event goes to the open file that registered it
+ * @key: the DMB's key
  *
- * The peer's open files of the device read it as an
- * ISM_USER_EVENT_SOFTWARE event. On the fabric, the code is sent as
- * ISM_USER_EVENT_CODE_BASE + @code: kernel clients of the peer (SMC-D)
- * never act on those codes, and files never see another client's events.
+ * The token and key that open a DMB to writes open its file to events,
+ * and no other file. That file reads an ISM_USER_EVENT_SOFTWARE event
+ * with @code, @token and this device's GID. On the fabric, the code is
+ * sent as ISM_USER_EVENT_CODE_BASE + @code and the token as the event's
+ * info: kernel clients of the peer (SMC-D) never act on those codes, and
+ * files never see another client's events. Each SEND_EVENT, as each MOVE
+ * with a signal, rings the peer's doorbell: a user's files may ring
+ * user_rings a second on a device (ismctl user show), -EAGAIN beyond.
  */
 struct ism_user_sw_event {
 	__u8 gid[ISM_USER_GID_LEN];
 	__u32 code;
 	__u32 flags;
-	__u64 info;
+	__u64 token;
+	__u64 key;
 };
 
 #define ISM_USER_EVENT_CODE_BASE	0x49550000U
@@ -167,7 +175,9 @@ struct ism_user_sw_event {
 enum ism_user_event_type {
 	/* A peer signalled a DMB of this file: token, info = dmbe bits */
 	ISM_USER_EVENT_SIGNAL = 1,
-	/* A peer sent a software event: gid, code, info */
+	/* A peer sent a software event to a DMB of this file: gid, code,
+	 * token
+	 */
 	ISM_USER_EVENT_SOFTWARE = 2,
 	/* The owner of a DMB this file attached unregistered it: token */
 	ISM_USER_EVENT_DMB_GONE = 3,
@@ -188,9 +198,9 @@ enum ism_user_event_type {
  * struct ism_user_event - what read() returns, one or more whole records
  * @type: an &enum ism_user_event_type
  * @code: ISM_USER_EVENT_SOFTWARE: the sender's code
- * @token: the DMB, for SIGNAL and DMB_GONE
+ * @token: the DMB, for SIGNAL, SOFTWARE and DMB_GONE
  * @info: SIGNAL: the dmbe bits signalled since the last event of the DMB;
- *	SOFTWARE: the sender's info; LOST: the number of events dropped
+ *	LOST: the number of events dropped
  * @gid: SOFTWARE: the sender; PEER_GONE: the peer
  */
 struct ism_user_event {

@@ -30,23 +30,27 @@
  *   and the like) and the file mapping's i_mmap_rwsem (taken by
  *   unmap_mapping_range() when a buffer is revoked).
  * - the lock of udev->shares (xa_lock): each user's share of the device,
- *   &struct ism_user_share, and the limits user_dmbs and user_bytes
- *   (written under it, read under it by the charges). Nothing is taken
- *   inside it.
+ *   &struct ism_user_share (its holdings and its rings), and the limits
+ *   user_dmbs, user_bytes and user_rings (written under it, read under it
+ *   by the charges). Nothing is taken inside it.
  * - ctx->ev_lock, a spinlock taken with irqs off: the context's event
  *   queue and the signal bits its DMBs have pending. Inside it only the
  *   wait queue's and the eventfd's own spinlocks are taken.
  *
+ * - udev->tokens_lock, a spinlock: the writers of udev->by_token, inside
+ *   ctx->lock. Nothing is taken inside it.
+ *
  * The irq and event handlers, which may run in hard-irq context, take only
- * ev_lock. They find a DMB by index in udev->by_idx and a device's
- * contexts in udev->ctxs under RCU; buffers and contexts are freed after a
- * grace period.
+ * ev_lock. They find a DMB by index in udev->by_idx, by token in
+ * udev->by_token, and a device's contexts in udev->ctxs under RCU;
+ * buffers and contexts are freed after a grace period.
  */
 #ifndef _NET_ISM_USER_H
 #define _NET_ISM_USER_H
 
 #include <linux/cdev.h>
 #include <linux/export.h>
+#include <linux/hashtable.h>
 #include <linux/ism.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -71,6 +75,10 @@ struct mm_struct;
 
 /* Events that wait in a context's queue; signals do not count. */
 #define ISM_USER_QUEUE_LEN	64
+/* Default of user_rings: doorbells a second, far above what one
+ * ping-pong of ism_lat rings, far below what a loop of ioctls could.
+ */
+#define ISM_USER_RINGS_DEFAULT	100000
 /* Largest piece of a MOVE copied through the kernel at once. */
 #define ISM_USER_BOUNCE_LEN	(64 * 1024)
 
@@ -88,6 +96,9 @@ extern const struct attribute_group *ism_user_dev_groups[];
  * @gone: remove_dev ran: no file opens, every context is dead
  * @ctxs: the open files' contexts, RCU list
  * @by_idx: the files' DMBs by DMB index, for the irq handler (RCU)
+ * @tokens_lock: taken by the writers of @by_token
+ * @by_token: the files' DMBs by token, for the software events addressed
+ *	to them (RCU)
  * @pgoff_shift: mmap offsets, in pages, are a buffer's id above this many
  *	bits of page number: enough for the device's largest DMB, so that
  *	a 32-bit page offset leaves many ids (see ism_user_max_id())
@@ -96,6 +107,8 @@ extern const struct attribute_group *ism_user_dev_groups[];
  * @user_dmbs: the DMBs one user's files may hold registered on the device
  *	(sysfs user_dmbs; default half its DMB indexes)
  * @user_bytes: their bytes (sysfs user_bytes; default half its DMB space)
+ * @user_rings: the peer doorbells one user's files may ring a second, by
+ *	SEND_EVENT and by MOVE with a signal (sysfs user_rings)
  * @shares: user id to &struct ism_user_share, the users' holdings
  */
 struct ism_user_dev {
@@ -106,21 +119,29 @@ struct ism_user_dev {
 	bool gone;
 	struct list_head ctxs;
 	struct xarray by_idx;
+	spinlock_t tokens_lock;	/* writers of @by_token */
+	DECLARE_HASHTABLE(by_token, 8);
 	u8 pgoff_shift;
 	bool unkeyed_writes;
 	u64 user_dmbs;
 	u64 user_bytes;
+	u64 user_rings;
 	struct xarray shares;
 };
 
 /**
- * struct ism_user_share - what one user's files hold registered on a device
+ * struct ism_user_share - what one user's files hold on a device, and
+ *	may still ring
  * @dmbs: DMBs
  * @bytes: their lengths
+ * @rings: the doorbells the user's files may ring now
+ * @rings_stamp: when @rings was last topped up (ktime_get_ns())
  */
 struct ism_user_share {
 	u32 dmbs;
 	u64 bytes;
+	u64 rings;
+	u64 rings_stamp;
 };
 
 /* The largest buffer id: its page offset fits an unsigned long. */
@@ -185,6 +206,8 @@ struct ism_user_ctx {
  * @mm: the address space charged for the pages of the DMB or attachment
  * @pages: the pages charged
  * @share: the user share the DMB or attachment is counted in, or NULL
+ * @token_node: entry in udev->by_token while a DMB of the file is
+ *	registered
  * @ready: entry in ctx->ready while signal bits are pending
  * @pending: the dmbe bits signalled since the last read
  * @released: no longer the file's: signals to it are ignored (ev_lock)
@@ -201,6 +224,7 @@ struct ism_user_buf {
 	struct mm_struct *mm;
 	unsigned long pages;
 	struct ism_user_share *share;
+	struct hlist_node token_node;
 	struct list_head ready;
 	u16 pending;
 	bool released;
@@ -242,6 +266,8 @@ int ism_user_attach(struct ism_user_ctx *ctx, struct ism_user_dmb *req);
 int ism_user_release_token(struct ism_user_ctx *ctx, u64 token,
 			   bool attached);
 void ism_user_release_bufs(struct ism_user_ctx *ctx);
+int ism_user_check_key(struct ism_user_ctx *ctx, struct ism_dev *ism,
+		       u64 token, u64 key, u32 *len);
 int ism_user_move(struct ism_user_ctx *ctx, const struct ism_user_move *req);
 int ism_user_mmap(struct file *file, struct vm_area_struct *vma);
 
@@ -257,12 +283,15 @@ ssize_t ism_user_read(struct file *file, char __user *to, size_t len,
 		      loff_t *ppos);
 __poll_t ism_user_poll(struct file *file, struct poll_table_struct *wait);
 int ism_user_set_eventfd(struct ism_user_ctx *ctx, int fd);
+int ism_user_send_event(struct ism_user_ctx *ctx,
+			const struct ism_user_sw_event *req);
 
 /* user_share.c */
 void ism_user_shares_init(struct ism_user_dev *udev);
 void ism_user_shares_destroy(struct ism_user_dev *udev);
 int ism_user_share_charge(struct ism_user_buf *buf);
 void ism_user_share_uncharge(struct ism_user_buf *buf);
+int ism_user_share_ring(struct ism_user_dev *udev);
 
 /* user_file.c */
 extern const struct file_operations ism_user_fops;

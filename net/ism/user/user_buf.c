@@ -190,6 +190,10 @@ int ism_user_register(struct ism_user_ctx *ctx, struct ism_user_dmb *req)
 		ret = ret == -EBUSY ? -EIO : ret;
 		goto del;
 	}
+	/* The software events addressed to the DMB find it by token. */
+	spin_lock(&ctx->udev->tokens_lock);
+	hash_add_rcu(ctx->udev->by_token, &buf->token_node, buf->dmb.token);
+	spin_unlock(&ctx->udev->tokens_lock);
 	req->token = buf->dmb.token;
 	req->key = buf->dmb.user_key;
 	ism_user_buf_out(buf, req);
@@ -211,8 +215,8 @@ ISM_USER_EXPORT_FOR_KUNIT(ism_user_register);
  * system), only the administrator's unkeyed_writes lets the write go,
  * unchecked; @len is then 0, unknown. Caller keeps the device (ctx->lock).
  */
-static int ism_user_check_key(struct ism_user_ctx *ctx, struct ism_dev *ism,
-			      u64 token, u64 key, u32 *len)
+int ism_user_check_key(struct ism_user_ctx *ctx, struct ism_dev *ism,
+		       u64 token, u64 key, u32 *len)
 {
 	int ret = ism_check_user_key(ism, token, key, len);
 
@@ -323,6 +327,9 @@ static void ism_user_buf_release(struct ism_user_ctx *ctx,
 		ism_detach_dmb(ism, buf->dmb.token, &ism_user_client);
 	} else {
 		xa_erase(&ctx->udev->by_idx, buf->dmb.idx);
+		spin_lock(&ctx->udev->tokens_lock);
+		hash_del_rcu(&buf->token_node);
+		spin_unlock(&ctx->udev->tokens_lock);
 		ism_unregister_dmb(ism, &buf->dmb, &ism_user_client);
 	}
 }
@@ -402,7 +409,9 @@ void ism_user_release_bufs(struct ism_user_ctx *ctx)
 
 /* One piece of a MOVE, with the device kept for it. The first piece also
  * checks the token and key, and the whole range where the device knows
- * the DMB's length, so that a refused request has written nothing.
+ * the DMB's length, so that a refused request has written nothing; and
+ * for a MOVE with a signal, which rings the owner's doorbell, takes a
+ * ring of the user's rate.
  */
 static int ism_user_move_piece(struct ism_user_ctx *ctx,
 			       const struct ism_user_move *req, bool first,
@@ -419,6 +428,8 @@ static int ism_user_move_piece(struct ism_user_ctx *ctx,
 		ret = ism_user_check_key(ctx, ism, req->token, req->key, &len);
 		if (!ret && len && !ism_dmb_range_ok(len, req->offset, req->size))
 			ret = -EINVAL;
+		if (!ret && req->flags & ISM_USER_MOVE_SIGNAL)
+			ret = ism_user_share_ring(ctx->udev);
 		if (ret)
 			goto put;
 	}
@@ -449,8 +460,9 @@ put:
  * checked as it goes);
  * -EFAULT for a bad @req->data; -ENOENT for a token and key that name no
  * DMB this device may write; -EPERM where the device cannot check keys
- * and unkeyed writes are off; -EINTR if a fatal signal came between
- * pieces; -ENODEV once the device is gone; or the device's error. Only
+ * and unkeyed writes are off; -EAGAIN for a signal past the user's
+ * doorbell rate (user_rings); -ENOMEM; -EINTR if a fatal signal came
+ * between pieces; -ENODEV once the device is gone; or the device's error. Only
  * an error after the first piece (-EINTR, -ENODEV, the device's, or
  * -EFAULT for a source another thread unmapped meanwhile) leaves the
  * earlier pieces in the DMB.

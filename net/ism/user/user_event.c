@@ -6,9 +6,10 @@
  * Peers decide how often they signal and send events, so nothing here
  * grows with what they send: a DMB's signals merge into its pending bits
  * (one entry of the ready list per DMB, however many signals), and other
- * events wait in a fixed queue whose overflow is only counted. Each
- * handler call does work bounded by the number of open files of the
- * device.
+ * events wait in a fixed queue whose overflow is only counted. A signal
+ * or a software event goes to the one file that registered its DMB,
+ * found by index or token; only a peer's end, which the device reports,
+ * goes to every file of the device.
  */
 #include <linux/eventfd.h>
 #include <linux/pagemap.h>
@@ -73,13 +74,17 @@ void ism_user_handle_irq(struct ism_dev *ism, unsigned int idx, u16 mask)
 	rcu_read_unlock();
 }
 
+/* @ev into the queue of @ctx; if @buf, only while it is still the file's
+ * (a handler may have found it just before its release).
+ */
 static void ism_user_queue(struct ism_user_ctx *ctx,
+			   const struct ism_user_buf *buf,
 			   const struct ism_user_event *ev)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&ctx->ev_lock, flags);
-	if (!ctx->gone) {
+	if (!ctx->gone && !(buf && buf->released)) {
 		/* A full queue is readable already: a loss wakes nobody. */
 		if (ctx->count < ISM_USER_QUEUE_LEN) {
 			ctx->queue[(ctx->head + ctx->count) %
@@ -93,15 +98,42 @@ static void ism_user_queue(struct ism_user_ctx *ctx,
 	spin_unlock_irqrestore(&ctx->ev_lock, flags);
 }
 
+/*
+ * A software event of a file of the peer's (ISM_USER_EVENT_CODE_BASE, the
+ * token in its info) to the file that registered the DMB of that token
+ * for the sender. The sender's kernel checked the key; a peer whose kernel
+ * does not can name only the DMBs it may write into anyway. Caller holds
+ * rcu_read_lock().
+ */
+static void ism_user_software_event(struct ism_user_dev *udev,
+				    const struct ism_event *ev)
+{
+	struct ism_user_event out = {
+		.type = ISM_USER_EVENT_SOFTWARE,
+		.code = ev->code - ISM_USER_EVENT_CODE_BASE,
+		.token = ev->info,
+	};
+	struct ism_user_buf *buf;
+
+	export_uuid(out.gid, &ev->gid);
+	hash_for_each_possible_rcu(udev->by_token, buf, token_node, ev->info) {
+		if (buf->dmb.token == ev->info &&
+		    uuid_equal(&buf->dmb.rgid, &ev->gid)) {
+			ism_user_queue(buf->ctx, buf, &out);
+			return;
+		}
+	}
+}
+
 /**
  * ism_user_handle_event() - the client's handle_event
  * @ism: the device
  * @ev: the event
  *
- * A software event sent by another file (ISM_USER_EVENT_CODE_BASE) and a
- * peer gone go to every file of the device; a DMB gone to the files that
- * attached it. Software events of other clients are not user space's.
- * Any context, hard irq included.
+ * A software event sent by a file (ISM_USER_EVENT_CODE_BASE) goes to the
+ * file it is addressed to, a DMB gone to the files that attached it, a
+ * peer gone to every file of the device. Software events of other
+ * clients are not user space's. Any context, hard irq included.
  */
 void ism_user_handle_event(struct ism_dev *ism, const struct ism_event *ev)
 {
@@ -115,10 +147,10 @@ void ism_user_handle_event(struct ism_dev *ism, const struct ism_event *ev)
 	case ISM_EVT_SWR:
 		if (ev->code - ISM_USER_EVENT_CODE_BASE > ISM_USER_EVENT_CODE_MAX)
 			return;
-		out.type = ISM_USER_EVENT_SOFTWARE;
-		out.code = ev->code - ISM_USER_EVENT_CODE_BASE;
-		out.info = ev->info;
-		break;
+		rcu_read_lock();
+		ism_user_software_event(udev, ev);
+		rcu_read_unlock();
+		return;
 	case ISM_EVT_GID:
 		out.type = ISM_USER_EVENT_PEER_GONE;
 		break;
@@ -134,7 +166,7 @@ void ism_user_handle_event(struct ism_dev *ism, const struct ism_event *ev)
 	list_for_each_entry_rcu(ctx, &udev->ctxs, node)
 		if (out.type != ISM_USER_EVENT_DMB_GONE ||
 		    xa_load(&ctx->atts, ev->token))
-			ism_user_queue(ctx, &out);
+			ism_user_queue(ctx, NULL, &out);
 	rcu_read_unlock();
 }
 
@@ -365,3 +397,68 @@ int ism_user_set_eventfd(struct ism_user_ctx *ctx, int fd)
 		eventfd_ctx_put(old);
 	return refused ? -ENODEV : 0;
 }
+
+/* Is the DMB of @token the peer @gid's? Where the device cannot tell
+ * (loopback: its one peer is itself; PCI-ISM), the receiving kernel's
+ * check of the DMB's rgid is the one there is. Else the owner it names
+ * now must be @gid: any other answer, a peer gone meanwhile included, is
+ * a refusal like a wrong key's.
+ */
+static int ism_user_event_owner_ok(struct ism_dev *ism, u64 token,
+				   const uuid_t *gid)
+{
+	uuid_t owner;
+	int ret = ism_dmb_owner(ism, token, &owner);
+
+	if (ret == -EOPNOTSUPP)
+		return 0;
+	return !ret && uuid_equal(&owner, gid) ? 0 : -ENOENT;
+}
+
+/**
+ * ism_user_send_event() - ISM_USER_IOC_SEND_EVENT
+ * @ctx: the file
+ * @req: the request, copied in
+ *
+ * The event is addressed to the file of the peer that registered DMB
+ * @req->token: the token and key that open the DMB to writes open its
+ * file to events, and to nothing else. A request refused for its
+ * arguments costs no ring.
+ *
+ * Return: 0; -EINVAL for flags or a code above ISM_USER_EVENT_CODE_MAX;
+ * -ENOENT for a token and key that name no DMB this device may write, or
+ * one whose owner the device knows to be another peer than @req->gid (all
+ * alike, as for MOVE); -EPERM where the device cannot check keys and
+ * unkeyed writes are off; -EAGAIN past the user's doorbell rate
+ * (user_rings); -ENOMEM; -ENODEV once the device is gone; or the device's
+ * error (-EHOSTUNREACH: no such peer, as the loopback says of any GID but
+ * its own).
+ */
+int ism_user_send_event(struct ism_user_ctx *ctx,
+			const struct ism_user_sw_event *req)
+{
+	struct ism_dev *ism;
+	uuid_t gid;
+	u32 len;
+	int ret;
+
+	if (req->flags || req->code > ISM_USER_EVENT_CODE_MAX)
+		return -EINVAL;
+	import_uuid(&gid, req->gid);
+	ism = ism_user_dev_get(ctx);
+	if (!ism)
+		return -ENODEV;
+	ret = ism_user_check_key(ctx, ism, req->token, req->key, &len);
+	if (!ret)
+		ret = ism_user_event_owner_ok(ism, req->token, &gid);
+	if (!ret)
+		ret = ism_user_share_ring(ctx->udev);
+	if (!ret)
+		ret = ism_signal_event(ism, &gid, 1,
+				       ISM_USER_EVENT_CODE_BASE + req->code,
+				       req->token);
+	ism_user_dev_put(ctx);
+	return ret;
+}
+
+ISM_USER_EXPORT_FOR_KUNIT(ism_user_send_event);

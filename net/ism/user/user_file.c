@@ -194,27 +194,14 @@ static int ism_user_new_buf(struct ism_user_ctx *ctx, unsigned int cmd,
 	return 0;
 }
 
-static int ism_user_send_event(struct ism_user_ctx *ctx, unsigned int cmd,
+static int ism_user_sw_event_ioctl(struct ism_user_ctx *ctx, unsigned int cmd,
 			       void __user *arg)
 {
 	struct ism_user_sw_event ev;
-	struct ism_dev *ism;
-	uuid_t gid;
 	int ret;
 
 	ret = ism_user_copy_in(&ev, sizeof(ev), cmd, arg);
-	if (ret)
-		return ret;
-	if (ev.flags || ev.code > ISM_USER_EVENT_CODE_MAX)
-		return -EINVAL;
-	import_uuid(&gid, ev.gid);
-	ism = ism_user_dev_get(ctx);
-	if (!ism)
-		return -ENODEV;
-	ret = ism_signal_event(ism, &gid, 1, ISM_USER_EVENT_CODE_BASE + ev.code,
-			       ev.info);
-	ism_user_dev_put(ctx);
-	return ret;
+	return ret ?: ism_user_send_event(ctx, &ev);
 }
 
 /* An ioctl number without its size, which may grow (see the UAPI header). */
@@ -263,7 +250,7 @@ static long ism_user_ioctl(struct file *file, unsigned int cmd,
 	case ISM_USER_IOC_BASE(ISM_USER_IOC_SEND_EVENT):
 		if (!writer)
 			return -EBADF;
-		return ism_user_send_event(ctx, cmd, uarg);
+		return ism_user_sw_event_ioctl(ctx, cmd, uarg);
 	case ISM_USER_IOC_BASE(ISM_USER_IOC_EVENTFD):
 		ret = ism_user_copy_in(&fd, sizeof(fd), cmd, uarg);
 		if (ret)

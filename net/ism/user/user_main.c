@@ -66,6 +66,8 @@ static int ism_user_add_dev(struct ism_dev *ism)
 	mutex_init(&udev->lock);
 	INIT_LIST_HEAD(&udev->ctxs);
 	xa_init(&udev->by_idx);
+	spin_lock_init(&udev->tokens_lock);
+	hash_init(udev->by_token);
 	ism_user_shares_init(udev);
 	device_initialize(&udev->dev);
 	udev->dev.class = &ism_user_class;

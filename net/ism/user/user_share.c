@@ -10,9 +10,15 @@
  * RLIMIT_NPROC, seen from the initial user namespace: a process in a user
  * namespace counts as the namespace's owner (the effective user id that
  * created it), so that the many ids a user may map there (/etc/subuid)
- * are one share. Locking: see ism_user.h.
+ * are one share. The containers that root starts are all root's.
+ *
+ * A share also bounds how often the user's files ring peers' doorbells:
+ * each SEND_EVENT and each MOVE with a signal interrupts the DMB's owner,
+ * another guest or this system's own device, and makes it run its signal
+ * or event handlers. Locking: see ism_user.h.
  */
 #include <linux/cred.h>
+#include <linux/math64.h>
 #include <linux/slab.h>
 #include <linux/uidgid.h>
 #include <linux/user_namespace.h>
@@ -36,6 +42,7 @@ void ism_user_shares_init(struct ism_user_dev *udev)
 	if (ism_get_dmb_space(ism, &used, &total))
 		total = (u64)ism_get_max_dmbs(ism) * ism_get_max_dmb_len(ism);
 	udev->user_bytes = total / 2;
+	udev->user_rings = ISM_USER_RINGS_DEFAULT;
 }
 
 /**
@@ -65,8 +72,9 @@ static unsigned long ism_user_share_uid(void)
 	return from_kuid(&init_user_ns, uid);
 }
 
-/* The share of the calling process's user, made on its first DMB. Shares
- * stay until the device goes: there are as many as users that registered.
+/* The share of the calling process's user, made on its first DMB or ring.
+ * Shares stay until the device goes: there are as many as users that
+ * registered or rang.
  */
 static struct ism_user_share *ism_user_share_of(struct ism_user_dev *udev)
 {
@@ -133,4 +141,49 @@ void ism_user_share_uncharge(struct ism_user_buf *buf)
 	buf->share->bytes -= buf->dmb.len;
 	xa_unlock(&udev->shares);
 	buf->share = NULL;
+}
+
+/**
+ * ism_user_share_ring() - may the calling process's user ring a peer's
+ *	doorbell now?
+ * @udev: the device
+ *
+ * A token bucket: the user's files may ring user_rings doorbells a second
+ * on the device, and up to a tenth of a second's worth at once (at least
+ * one); 0 allows none. Process context, in the process that rings.
+ *
+ * Return: 0, having counted the ring; -EAGAIN past the rate; -ENOMEM.
+ */
+int ism_user_share_ring(struct ism_user_dev *udev)
+{
+	struct ism_user_share *share = ism_user_share_of(udev);
+	u64 now, rate, burst, more, elapsed;
+	int ret = -EAGAIN;
+
+	if (IS_ERR(share))
+		return PTR_ERR(share);
+	xa_lock(&udev->shares);
+	now = ktime_get_ns();
+	rate = udev->user_rings;
+	burst = rate ? max(rate / 10, 1ULL) : 0;
+	elapsed = now - share->rings_stamp;
+	if (elapsed >= NSEC_PER_SEC) {
+		more = burst;
+		share->rings_stamp = now;
+	} else {
+		/* The stamp moves by the time of the whole rings only, so
+		 * that what is left of one counts towards the next.
+		 */
+		more = mul_u64_u64_div_u64(elapsed, rate, NSEC_PER_SEC);
+		share->rings_stamp += mul_u64_u64_div_u64(more, NSEC_PER_SEC,
+							  rate ?: 1);
+	}
+	share->rings = min(share->rings, burst);
+	share->rings += min(more, burst - share->rings);
+	if (share->rings) {
+		share->rings--;
+		ret = 0;
+	}
+	xa_unlock(&udev->shares);
+	return ret;
 }

@@ -43,9 +43,9 @@ static ssize_t unkeyed_writes_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(unkeyed_writes);
 
-/* Each user's share of the device (user_share.c): DMBs, and bytes. Read
- * and written under the shares' lock, which the charges read them in:
- * whole, also on 32-bit.
+/* Each user's share of the device (user_share.c): DMBs, bytes, and
+ * doorbells a second. Read and written under the shares' lock, which the
+ * charges read them in: whole, also on 32-bit.
  */
 static ssize_t ism_user_limit_show(struct device *dev, const u64 *limit,
 				   char *buf)
@@ -104,10 +104,29 @@ static ssize_t user_bytes_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(user_bytes);
 
+/* Each user's doorbells a second (user_share.c): SEND_EVENTs and MOVEs
+ * with a signal.
+ */
+static ssize_t user_rings_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	return ism_user_limit_show(dev, &ism_user_dev_of(dev)->user_rings, buf);
+}
+
+static ssize_t user_rings_store(struct device *dev,
+				struct device_attribute *attr,
+				const char *buf, size_t count)
+{
+	return ism_user_limit_store(dev, &ism_user_dev_of(dev)->user_rings,
+				    buf, count);
+}
+static DEVICE_ATTR_RW(user_rings);
+
 static struct attribute *ism_user_dev_attrs[] = {
 	&dev_attr_unkeyed_writes.attr,
 	&dev_attr_user_dmbs.attr,
 	&dev_attr_user_bytes.attr,
+	&dev_attr_user_rings.attr,
 	NULL,
 };
 

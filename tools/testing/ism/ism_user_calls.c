@@ -122,14 +122,20 @@ int move(int fd, uint64_t token, uint32_t off, const void *data,
 			dmbe);
 }
 
-int send_event(int fd, const uint8_t *gid, uint32_t code, uint64_t info,
-	       uint32_t flags)
+int send_event_key(int fd, const uint8_t *gid, uint64_t token, uint64_t key,
+		   uint32_t code, uint32_t flags)
 {
-	struct ism_user_sw_event e = { .code = code, .info = info,
-				       .flags = flags };
+	struct ism_user_sw_event e = { .token = token, .key = key,
+				       .code = code, .flags = flags };
 
 	memcpy(e.gid, gid, sizeof(e.gid));
 	return ioctl(fd, ISM_USER_IOC_SEND_EVENT, &e);
+}
+
+int send_event(int fd, const uint8_t *gid, uint64_t token, uint32_t code,
+	       uint32_t flags)
+{
+	return send_event_key(fd, gid, token, key_of(token), code, flags);
 }
 
 char *map(int fd, const struct ism_user_dmb *d, size_t len, off_t skip)

@@ -20,7 +20,9 @@ struct ism_user_info info_of(int fd);
 uint64_t key_of(uint64_t token);
 int reg_for(int fd, uint32_t len, const uint8_t *gid, struct ism_user_dmb *d);
 int reg(int fd, uint32_t len, struct ism_user_dmb *d);
-/* attach() and move() present key_of(@token); the _key forms any key. */
+/* attach(), move() and send_event() present key_of(@token); the _key
+ * forms any key.
+ */
 int attach(int fd, uint64_t token, struct ism_user_dmb *d);
 int attach_key(int fd, uint64_t token, uint64_t key, struct ism_user_dmb *d);
 int unreg(int fd, uint64_t token);
@@ -29,8 +31,10 @@ int move(int fd, uint64_t token, uint32_t off, const void *data,
 	 uint32_t size, uint32_t flags, uint32_t dmbe);
 int move_key(int fd, uint64_t token, uint64_t key, uint32_t off,
 	     const void *data, uint32_t size, uint32_t flags, uint32_t dmbe);
-int send_event(int fd, const uint8_t *gid, uint32_t code, uint64_t info,
+int send_event(int fd, const uint8_t *gid, uint64_t token, uint32_t code,
 	       uint32_t flags);
+int send_event_key(int fd, const uint8_t *gid, uint64_t token, uint64_t key,
+		   uint32_t code, uint32_t flags);
 char *map(int fd, const struct ism_user_dmb *d, size_t len, off_t skip);
 int events(int fd, struct ism_user_event *ev, int max);
 int bus_error(char *p, int write);

@@ -2,7 +2,8 @@
 /*
  * ism_user_test's cases of who may write what, and of requests that are
  * refused whole: a file opened read-only, the DMB keys, the sizes of a
- * growing struct, a MOVE that fails before its first byte moves.
+ * growing struct, a MOVE that fails before its first byte moves, software
+ * events to the one file they are for, doorbells within a rate.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -51,7 +52,7 @@ void test_read_only(int fd)
 	refused("MOVE on a read-only file", move(ro, d.token, 0, "ro", 3, 0, 0),
 		EBADF);
 	refused("SEND_EVENT on a read-only file",
-		send_event(ro, info.gid, 1, 0, 0), EBADF);
+		send_event(ro, info.gid, d.token, 1, 0), EBADF);
 	succeeded("ATTACH on a read-only file", attach(ro, d.token, &a));
 	q = mmap(NULL, page, PROT_READ, MAP_SHARED, ro, a.mmap_offset);
 	result(q != MAP_FAILED, "mmap PROT_READ, MAP_SHARED of it # %s",
@@ -197,8 +198,9 @@ void test_move_whole(int fd)
 
 /*
  * Run as another user: the DMBs behind @n tokens that smc_diag shows to
- * anyone (SMC-D's, a kernel client's) open to no ATTACH or MOVE, with no
- * key or any; the refusals are alike (ENOENT) and signal nothing.
+ * anyone (SMC-D's, a kernel client's) open to no ATTACH, MOVE or
+ * SEND_EVENT, with no key or any; the refusals are alike (ENOENT) and
+ * signal nothing.
  */
 void test_attack(int n, char **tokens)
 {
@@ -209,12 +211,19 @@ void test_attack(int n, char **tokens)
 	struct ism_user_dmb a;
 	char what[128];
 	int fd = open_dev(), i, k;
+	struct ism_user_info info = info_of(fd);
 
 	if (getrandom(&keys[1], sizeof(keys[1]), 0) != sizeof(keys[1]))
 		keys[1] = 0x5eed;
 	for (i = 0; i < n; i++) {
 		token = strtoull(tokens[i], NULL, 0);
 		for (k = 0; k < 2; k++) {
+			snprintf(what, sizeof(what),
+				 "SEND_EVENT to %#llx, key %#llx",
+				 (unsigned long long)token,
+				 (unsigned long long)keys[k]);
+			refused(what, send_event_key(fd, info.gid, token,
+						     keys[k], 1, 0), ENOENT);
 			snprintf(what, sizeof(what), "ATTACH %#llx, key %#llx",
 				 (unsigned long long)token,
 				 (unsigned long long)keys[k]);
@@ -230,6 +239,78 @@ void test_attack(int n, char **tokens)
 		}
 	}
 	close(fd);
+}
+
+/*
+ * A software event goes to the file that registered its DMB, and to no
+ * other file of the device, the sender's included; a key opens only its
+ * own DMB's file.
+ */
+void test_event_addressed(int fd)
+{
+	struct ism_user_info info = info_of(fd);
+	struct ism_user_event ev[4];
+	struct ism_user_dmb d1, d2;
+	int f1 = open_dev(), f2 = open_dev();
+
+	reg(f1, page, &d1);
+	reg(f2, page, &d2);
+	succeeded("SEND_EVENT to a DMB of another file",
+		  send_event(fd, info.gid, d1.token, 0x51, 0));
+	result(events(f1, ev, 4) == 1 && ev[0].type == ISM_USER_EVENT_SOFTWARE &&
+	       ev[0].code == 0x51 && ev[0].token == d1.token,
+	       "the file of that DMB reads it");
+	result(events(f2, ev, 4) == 0, "another file of the device does not");
+	result(events(fd, ev, 4) == 0, "nor does the sender's");
+	refused("SEND_EVENT to one DMB with another's key",
+		send_event_key(fd, info.gid, d2.token, key_of(d1.token), 1, 0),
+		ENOENT);
+	result(events(f2, ev, 4) == 0, "... reaches nobody");
+	unreg(f1, d1.token);
+	refused("SEND_EVENT to an unregistered DMB",
+		send_event(fd, info.gid, d1.token, 1, 0), ENOENT);
+	close(f1);
+	close(f2);
+}
+
+/*
+ * Run as a user whose doorbells the administrator holds to one a second
+ * (user_rings 1): software events to a DMB of her own until one is
+ * refused, then a MOVE with a signal, refused whole, and one without,
+ * which goes. Prints "COUNT ERRNO-NAME": the events that went, and why
+ * no more. Then, for @hold seconds, an event every 10 ms, each from a new
+ * file, and prints "held COUNT": those that went, which only the user's
+ * rate lets through, whatever her files.
+ */
+void test_rings(int hold)
+{
+	struct ism_user_dmb d;
+	int fd = open_dev(), n = 0, i, f;
+	struct ism_user_info info = info_of(fd);
+	char *p;
+
+	reg(fd, page, &d);
+	p = map(fd, &d, page, 0);
+	while (n < 1000 && !send_event(fd, info.gid, d.token, 1, 0))
+		n++;
+	printf("%d %s\n", n, errno == EAGAIN ? "EAGAIN" : strerror(errno));
+	fflush(stdout);
+	refused("MOVE with a signal past the rate",
+		move(fd, d.token, 0, "x", 1, ISM_USER_MOVE_SIGNAL, 0), EAGAIN);
+	result(p && !p[0], "... wrote nothing");
+	succeeded("MOVE without a signal",
+		  move(fd, d.token, 0, "x", 1, 0, 0));
+	result(p && p[0] == 'x', "... wrote");
+	close(fd);
+	for (n = 0, i = 0; i < hold * 100; i++) {
+		f = open_dev();
+		if (!reg(f, page, &d) && !send_event(f, info.gid, d.token, 1, 0))
+			n++;
+		close(f);
+		usleep(10000);
+	}
+	if (hold)
+		printf("held %d\n", n);
 }
 
 /*

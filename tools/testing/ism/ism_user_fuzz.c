@@ -261,7 +261,7 @@ static void check_moved(int b, uint32_t off, const uint8_t *data,
 static void do_move(int f)
 {
 	static uint8_t *data;
-	int b, o, want = 0;
+	int b, o, want = 0, ret;
 	uint64_t token = pick_token(&b), key = pick_key(b);
 	uint32_t off, size, len, flags = 0, dmbe = 0;
 	const void *src;
@@ -306,20 +306,31 @@ static void do_move(int f)
 		want = EINVAL;
 	snprintf(what, sizeof(what), "move from file %u to a DMB of file %d",
 		 files[f].id, o >= 0 ? (int)bufs[o].id : -1);
-	if (expect_or(what, files[f].dev, move_key(files[f].fd, token, key,
-						   off, src, size, flags,
-						   dmbe), want,
+	ret = move_key(files[f].fd, token, key, off, src, size, flags, dmbe);
+	/* A signal past the user's rings (user_rings) moves nothing. */
+	if (ret && errno == EAGAIN && !want && flags & ISM_USER_MOVE_SIGNAL)
+		return;
+	if (expect_or(what, files[f].dev, ret, want,
 		      want ? 0 : gone_meanwhile(o, f)) && o >= 0)
 		check_moved(o, off, data, size);
 }
 
+/*
+ * A software event to a DMB of the device: the token and key as MOVE
+ * takes them. To another GID with the right key: the device knows the
+ * DMB is not that peer's (ENOENT), or cannot tell and knows no such peer
+ * (EHOSTUNREACH).
+ */
 static void do_send(int f)
 {
 	uint8_t gid[ISM_USER_GID_LEN];
-	int dev = files[f].dev, want = 0;
+	int b, o, dev = files[f].dev, want = 0, also = 0, ret;
+	uint64_t token = pick_token(&b), key = pick_key(b);
 	uint32_t code = rnd(0x10000), flags = 0;
+	bool other = false;
 
 	memcpy(gid, files[f].gid, sizeof(gid));
+	o = owner_of(token, f);
 	switch (rnd(8)) {
 	case 0:
 		code = 0x10000 + rnd(1 << 20);
@@ -331,11 +342,18 @@ static void do_send(int f)
 		break;
 	case 2:
 		gid[rnd(sizeof(gid))] ^= 1 + rnd(255);
-		want = EHOSTUNREACH;
+		other = true;
 		break;
 	}
-	expect("send_event", dev, send_event(files[f].fd, gid, code, random(), flags),
-	       want);
+	if (!want && o >= 0 && key == bufs[o].key)
+		also = other ? EHOSTUNREACH : gone_meanwhile(o, f);
+	if (!want && (o < 0 || key != bufs[o].key || other))
+		want = ENOENT;
+	ret = send_event_key(files[f].fd, gid, token, key, code, flags);
+	/* Past the user's rings (user_rings): one that would have gone. */
+	if (ret && errno == EAGAIN && (!want || also == EHOSTUNREACH))
+		return;
+	expect_or("send_event", dev, ret, want, also);
 }
 
 static void do_eventfd(int f)

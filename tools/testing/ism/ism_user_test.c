@@ -9,9 +9,16 @@
  *   ism_user_test removal DEV  DEV deleted (ismctl dev del) while mapped
  *   ism_user_test hog DEV      as another user: take all the DMBs one may,
  *                              print how many and why no more, hold them
+ *   ism_user_test rings DEV [SECONDS]
+ *                              as a user held to one doorbell a second:
+ *                              events until refused, print how many and
+ *                              why; a MOVE's signal refused whole; then
+ *                              SECONDS of tries from new files, print
+ *                              how many went
  *   ism_user_test attack DEV TOKEN...
- *                              as another user: no ATTACH or MOVE reaches
- *                              the DMBs of the tokens (ism_user_cases.c)
+ *                              as another user: no ATTACH, MOVE or
+ *                              SEND_EVENT reaches the DMBs of the tokens
+ *                              (ism_user_cases.c)
  *
  * One KTAP line per case ("ok N what # detail"), then the plan. Exit
  * status: 0 if every case passed, 1 otherwise.
@@ -309,7 +316,7 @@ static void test_event_order(int fd, const uint8_t *gid)
 	ioctl(fd, ISM_USER_IOC_EVENTFD, &efd);
 	move(fd, d.token, 0, NULL, 0, ISM_USER_MOVE_SIGNAL, 1);
 	move(fd, d.token, 0, NULL, 0, ISM_USER_MOVE_SIGNAL, 2);
-	send_event(fd, gid, 5, 0, 0);
+	send_event(fd, gid, d.token, 5, 0);
 	result(read(efd, &count, sizeof(count)) == sizeof(count) && count == 2,
 	       "the eventfd counts records: two signals of one DMB, one event (%llu)",
 	       (unsigned long long)count);
@@ -330,25 +337,33 @@ static void test_events(int fd)
 {
 	struct ism_user_info info = info_of(fd);
 	struct ism_user_event ev[80];
+	struct ism_user_dmb d;
 	uint64_t count;
 	int efd, n, i;
 
-	succeeded("SEND_EVENT to itself",
-		  send_event(fd, info.gid, 0x1234, 0xfeedULL << 32, 0));
+	reg(fd, page, &d);
+	succeeded("SEND_EVENT to a DMB of its own",
+		  send_event(fd, info.gid, d.token, 0x1234, 0));
 	n = events(fd, ev, 8);
 	result(n == 1 && ev[0].type == ISM_USER_EVENT_SOFTWARE &&
-	       ev[0].code == 0x1234 && ev[0].info == 0xfeedULL << 32 &&
+	       ev[0].code == 0x1234 && ev[0].token == d.token && !ev[0].info &&
 	       !memcmp(ev[0].gid, info.gid, sizeof(info.gid)),
-	       "read: SOFTWARE, the code, info and sender");
+	       "read: SOFTWARE, the code, the DMB and the sender");
 	refused("SEND_EVENT with code 0x10000",
-		send_event(fd, info.gid, 0x10000, 0, 0), EINVAL);
-	refused("SEND_EVENT with flags", send_event(fd, info.gid, 1, 0, 1),
-		EINVAL);
+		send_event(fd, info.gid, d.token, 0x10000, 0), EINVAL);
+	refused("SEND_EVENT with flags",
+		send_event(fd, info.gid, d.token, 1, 1), EINVAL);
 	refused("SEND_EVENT from a bad address",
 		ioctl(fd, ISM_USER_IOC_SEND_EVENT, 8), EFAULT);
+	refused("SEND_EVENT with a wrong key",
+		send_event_key(fd, info.gid, d.token, key_of(d.token) ^ 1, 1, 0),
+		ENOENT);
+	refused("SEND_EVENT with no key",
+		send_event_key(fd, info.gid, d.token, 0, 1, 0), ENOENT);
+	result(events(fd, ev, 8) == 0, "the refused events went nowhere");
 
 	for (i = 0; i < 100; i++)
-		send_event(fd, info.gid, i, i, 0);
+		send_event(fd, info.gid, d.token, i, 0);
 	n = events(fd, ev, 80);
 	result(n == 8 && ev[0].type == ISM_USER_EVENT_LOST &&
 	       ev[0].info == 36 && ev[1].code == 0,
@@ -360,14 +375,14 @@ static void test_events(int fd)
 
 	efd = eventfd(0, EFD_NONBLOCK);
 	succeeded("EVENTFD", ioctl(fd, ISM_USER_IOC_EVENTFD, &efd));
-	send_event(fd, info.gid, 7, 0, 0);
-	send_event(fd, info.gid, 8, 0, 0);
+	send_event(fd, info.gid, d.token, 7, 0);
+	send_event(fd, info.gid, d.token, 8, 0);
 	result(read(efd, &count, sizeof(count)) == sizeof(count) && count == 2,
 	       "the eventfd counts the events");
 	events(fd, ev, 8);
 	n = -1;
 	succeeded("EVENTFD -1 (none)", ioctl(fd, ISM_USER_IOC_EVENTFD, &n));
-	send_event(fd, info.gid, 9, 0, 0);
+	send_event(fd, info.gid, d.token, 9, 0);
 	result(read(efd, &count, sizeof(count)) == -1 && errno == EAGAIN,
 	       "no eventfd, no count");
 	events(fd, ev, 8);
@@ -379,6 +394,7 @@ static void test_events(int fd)
 	refused("EVENTFD of a closed fd", ioctl(fd, ISM_USER_IOC_EVENTFD, &n),
 		EBADF);
 	close(efd);
+	unreg(fd, d.token);
 }
 
 /* Tokens belong to the file that has them, even in one process. */
@@ -684,6 +700,7 @@ static void api(void)
 	test_keys(fd);
 	test_sizes(fd);
 	test_move_whole(fd);
+	test_event_addressed(fd);
 	test_fork(fd);
 	test_two_processes(fd);
 	test_memlock();
@@ -727,7 +744,8 @@ static void removal(void)
 	refused("INFO after", ioctl(fd, ISM_USER_IOC_INFO, &info), ENODEV);
 	refused("ATTACH after", attach(fd, d.token, &a), ENODEV);
 	refused("DETACH after", detach(fd, d.token), ENODEV);
-	refused("SEND_EVENT after", send_event(fd, info.gid, 1, 0, 0), ENODEV);
+	refused("SEND_EVENT after", send_event(fd, info.gid, d.token, 1, 0),
+		ENODEV);
 	refused("QUERY_PEER after", ioctl(fd, ISM_USER_IOC_QUERY_PEER,
 					  &(struct ism_user_peer){ 0 }), ENODEV);
 	n = eventfd(0, 0);
@@ -748,8 +766,9 @@ static void removal(void)
 
 int main(int argc, char **argv)
 {
-	if (argc < 3 || (argc > 3 && strcmp(argv[1], "attack"))) {
-		fprintf(stderr, "usage: %s api|removal|hog DEV | attack DEV TOKEN...\n",
+	if (argc < 3 || (argc > 3 && strcmp(argv[1], "attack") &&
+			 strcmp(argv[1], "rings"))) {
+		fprintf(stderr, "usage: %s api|removal|hog DEV | rings DEV [SECONDS] | attack DEV TOKEN...\n",
 			argv[0]);
 		return 2;
 	}
@@ -766,6 +785,8 @@ int main(int argc, char **argv)
 		test_attack(argc - 3, argv + 3);
 	else if (!strcmp(argv[1], "hog"))
 		hog();
+	else if (!strcmp(argv[1], "rings"))
+		test_rings(argc > 3 ? atoi(argv[3]) : 0);
 	else
 		return 2;
 	printf("1..%d\n", tests);

@@ -27,6 +27,8 @@ void test_keys(int fd);
 void test_sizes(int fd);
 void test_move_whole(int fd);
 void test_attack(int n, char **tokens);
+void test_event_addressed(int fd);
+void test_rings(int hold);
 void hog(void);
 
 #endif

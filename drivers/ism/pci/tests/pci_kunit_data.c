@@ -169,6 +169,34 @@ static void ism_pci_move_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ism_pci_test_unreg(t->b, &other), 0);
 }
 
+/*
+ * A DMB that a process of another system registered for this function's
+ * GID, with a user key: the function cannot see that key, so the core
+ * lets no writer in user space in on it (/dev/ism then refuses with
+ * -EPERM unless root turned unkeyed_writes on); the kernel's own write
+ * goes as before.
+ */
+static void ism_pci_user_key_unseen(struct kunit *test)
+{
+	struct ism_pci_test *t = test->priv;
+	struct ism_dev *a = ism_pci_test_dev(t->a);
+	struct ism_dmb dmb = { .len = 4096, .user_key = 0x5eed };
+	u64 data = 1;
+	u32 len;
+
+	ism_pci_test_gid(ISM_PCI_TEST_GID_A, &dmb.rgid);
+	KUNIT_ASSERT_EQ(test, ism_register_dmb(ism_pci_test_dev(t->b), &dmb,
+					       &ism_pci_test_client), 0);
+	KUNIT_EXPECT_EQ(test, ism_check_user_key(a, dmb.token, 0x5eed, &len),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, ism_check_user_key(ism_pci_test_dev(t->b),
+						 dmb.token, 0x5eed, &len),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, ism_move_data(a, dmb.token, 0, false, 0, &data,
+					    sizeof(data)), 0);
+	KUNIT_EXPECT_EQ(test, ism_pci_test_unreg(t->b, &dmb), 0);
+}
+
 /* Four moves, three signals on two DMBs, one interrupt. */
 static void ism_pci_coalesce(struct kunit *test)
 {
@@ -311,6 +339,7 @@ static struct kunit_case ism_pci_data_cases[] = {
 	KUNIT_CASE(ism_pci_dmb_len),
 	KUNIT_CASE(ism_pci_move_split),
 	KUNIT_CASE(ism_pci_move_refused),
+	KUNIT_CASE(ism_pci_user_key_unseen),
 	KUNIT_CASE(ism_pci_coalesce),
 	KUNIT_CASE(ism_pci_ieq_wrap),
 	KUNIT_CASE(ism_pci_event_no_irq),

@@ -10,6 +10,7 @@
  */
 #include <kunit/test.h>
 #include <linux/err.h>
+#include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/stddef.h>
@@ -247,10 +248,13 @@ static void user_signal_flood_merges(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, user_take(ut->ctx[0], ev, 4), 0U);
 }
 
+/* An event from the device's own GID: for a DMB event @token is the DMB,
+ * for a software event the DMB it is addressed to (its info).
+ */
 static void user_send(struct ism_dev *dev, u32 type, u32 code, u64 token)
 {
 	struct ism_event e = { .type = type, .code = code, .token = token,
-			       .info = code };
+			       .info = token };
 
 	uuid_copy(&e.gid, &dev->gid);
 	ism_handle_event(dev, &e);
@@ -263,17 +267,20 @@ static void user_event_flood_is_bounded(struct kunit *test)
 {
 	struct user_test *ut = test->priv;
 	struct ism_user_event ev[8];
+	struct ism_user_dmb a;
 	unsigned int i;
 
-	user_send(ut->dev, ISM_EVT_SWR, 1, 0);	/* SMC-D's codes */
-	user_send(ut->dev, ISM_EVT_SWR, 2, 0);
-	user_send(ut->dev, ISM_EVT_SWR, ISM_USER_EVENT_CODE_BASE - 1, 0);
+	KUNIT_ASSERT_EQ(test, user_reg(test, ut->ctx[0], &a), 0);
+	user_send(ut->dev, ISM_EVT_SWR, 1, a.token);	/* SMC-D's codes */
+	user_send(ut->dev, ISM_EVT_SWR, 2, a.token);
+	user_send(ut->dev, ISM_EVT_SWR, ISM_USER_EVENT_CODE_BASE - 1, a.token);
 	user_send(ut->dev, ISM_EVT_SWR, ISM_USER_EVENT_CODE_BASE +
-		  ISM_USER_EVENT_CODE_MAX + 1, 0);
+		  ISM_USER_EVENT_CODE_MAX + 1, a.token);
 	KUNIT_EXPECT_EQ(test, user_take(ut->ctx[0], ev, 8), 0U);
 
 	for (i = 0; i < 10000; i++) {
-		user_send(ut->dev, ISM_EVT_SWR, ISM_USER_EVENT_CODE_BASE + i, 0);
+		user_send(ut->dev, ISM_EVT_SWR, ISM_USER_EVENT_CODE_BASE + i,
+			  a.token);
 		if (!(i % 1024))
 			cond_resched();
 	}
@@ -303,13 +310,136 @@ static void user_queue_before_signals(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, user_reg(test, ut->ctx[0], &d[i]), 0);
 		ism_handle_irq(ut->dev, user_idx(test, d[i].token), BIT(i));
 	}
-	user_send(ut->dev, ISM_EVT_SWR, ISM_USER_EVENT_CODE_BASE + 7, 0);
+	user_send(ut->dev, ISM_EVT_SWR, ISM_USER_EVENT_CODE_BASE + 7,
+		  d[0].token);
 	KUNIT_ASSERT_EQ(test, user_take(ut->ctx[0], ev, 2), 2U);
 	KUNIT_EXPECT_EQ(test, ev[0].type, (u32)ISM_USER_EVENT_SOFTWARE);
 	KUNIT_EXPECT_EQ(test, ev[0].code, 7U);
 	KUNIT_EXPECT_EQ(test, ev[1].type, (u32)ISM_USER_EVENT_SIGNAL);
 	KUNIT_EXPECT_EQ(test, user_take(ut->ctx[0], ev, 2), 2U);
 	KUNIT_EXPECT_EQ(test, user_take(ut->ctx[0], ev, 2), 0U);
+}
+
+/* A software event goes to the file of the DMB it names, if the sender is
+ * the peer the DMB is for: to no other file, and nowhere for a DMB that
+ * is gone or not the sender's to write.
+ */
+static void user_event_to_its_file(struct kunit *test)
+{
+	struct user_test *ut = test->priv;
+	struct ism_event e = { .type = ISM_EVT_SWR,
+			       .code = ISM_USER_EVENT_CODE_BASE + 5 };
+	struct ism_user_event ev[4];
+	struct ism_user_dmb a, b;
+
+	KUNIT_ASSERT_EQ(test, user_reg(test, ut->ctx[0], &a), 0);
+	KUNIT_ASSERT_EQ(test, user_reg(test, ut->ctx[1], &b), 0);
+	user_send(ut->dev, ISM_EVT_SWR, ISM_USER_EVENT_CODE_BASE + 5, a.token);
+	KUNIT_ASSERT_EQ(test, user_take(ut->ctx[0], ev, 4), 1U);
+	KUNIT_EXPECT_EQ(test, ev[0].type, (u32)ISM_USER_EVENT_SOFTWARE);
+	KUNIT_EXPECT_EQ(test, ev[0].code, 5U);
+	KUNIT_EXPECT_EQ(test, ev[0].token, a.token);
+	KUNIT_EXPECT_EQ(test, ev[0].info, 0ULL);
+	KUNIT_EXPECT_EQ(test, user_take(ut->ctx[1], ev, 4), 0U);
+
+	/* From a peer the DMB is not for; to no DMB; to one gone. */
+	e.info = a.token;
+	uuid_gen(&e.gid);
+	ism_handle_event(ut->dev, &e);
+	user_send(ut->dev, ISM_EVT_SWR, ISM_USER_EVENT_CODE_BASE + 5,
+		  a.token ^ b.token);
+	KUNIT_ASSERT_EQ(test, ism_user_release_token(ut->ctx[0], a.token,
+						     false), 0);
+	user_send(ut->dev, ISM_EVT_SWR, ISM_USER_EVENT_CODE_BASE + 5, a.token);
+	KUNIT_EXPECT_EQ(test, user_take(ut->ctx[0], ev, 4), 0U);
+	KUNIT_EXPECT_EQ(test, user_take(ut->ctx[1], ev, 4), 0U);
+}
+
+/* SEND_EVENT takes the DMB's token and key, as MOVE does, and sends the
+ * token as the event's info; a refused one sends nothing.
+ */
+static void user_send_event_needs_the_key(struct kunit *test)
+{
+	struct user_test *ut = test->priv;
+	struct fake_dev *fake = to_fake(ut->dev);
+	struct ism_user_sw_event req = { .code = 9 };
+	struct ism_user_dmb a;
+
+	KUNIT_ASSERT_EQ(test, user_reg(test, ut->ctx[0], &a), 0);
+	export_uuid(req.gid, &ut->dev->gid);
+	req.token = a.token;
+	req.key = a.key ^ 1;
+	KUNIT_EXPECT_EQ(test, ism_user_send_event(ut->ctx[1], &req), -ENOENT);
+	req.key = 0;
+	KUNIT_EXPECT_EQ(test, ism_user_send_event(ut->ctx[1], &req), -ENOENT);
+	req.key = a.key;
+	req.flags = 1;
+	KUNIT_EXPECT_EQ(test, ism_user_send_event(ut->ctx[1], &req), -EINVAL);
+	req.flags = 0;
+	req.code = ISM_USER_EVENT_CODE_MAX + 1;
+	KUNIT_EXPECT_EQ(test, ism_user_send_event(ut->ctx[1], &req), -EINVAL);
+	/* The device says the DMB is its own GID's: not that peer's. */
+	req.code = 9;
+	req.gid[0] ^= 1;
+	KUNIT_EXPECT_EQ(test, ism_user_send_event(ut->ctx[1], &req), -ENOENT);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_SIGNAL_EVENT], 0U);
+
+	req.gid[0] ^= 1;
+	KUNIT_EXPECT_EQ(test, ism_user_send_event(ut->ctx[1], &req), 0);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_SIGNAL_EVENT], 1U);
+	KUNIT_EXPECT_EQ(test, fake->last.event_code,
+			ISM_USER_EVENT_CODE_BASE + 9);
+	KUNIT_EXPECT_EQ(test, fake->last.info, a.token);
+}
+
+/* A user rings at most user_rings doorbells a second, a tenth of a
+ * second's worth at once: SEND_EVENT and MOVE with a signal are refused
+ * past it (-EAGAIN), asking the device nothing.
+ */
+static void user_rings_are_bounded(struct kunit *test)
+{
+	struct user_test *ut = test->priv;
+	struct fake_dev *fake = to_fake(ut->dev);
+	struct ism_user_sw_event req = { .code = 1 };
+	struct ism_user_move move = { .flags = ISM_USER_MOVE_SIGNAL };
+	struct ism_user_dmb a;
+	unsigned int i, sent = 0;
+
+	KUNIT_ASSERT_EQ(test, user_reg(test, ut->ctx[0], &a), 0);
+	export_uuid(req.gid, &ut->dev->gid);
+	req.token = a.token;
+	req.key = a.key;
+	move.token = a.token;
+	move.key = a.key;
+	/* One ring a second, one at once: the case runs its calls well
+	 * within that, even under emulation with KASAN.
+	 */
+	ut->udev->user_rings = 1;
+	/* A request refused for its arguments rings nothing. */
+	req.key = a.key ^ 1;
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, ism_user_send_event(ut->ctx[0], &req),
+				-ENOENT);
+	req.key = a.key;
+	for (i = 0; i < 10; i++)
+		sent += !ism_user_send_event(ut->ctx[0], &req);
+	/* A fresh share starts with a burst's worth. */
+	KUNIT_EXPECT_EQ(test, sent, 1U);
+	/* Another file of the same user: the same share. */
+	KUNIT_EXPECT_EQ(test, ism_user_send_event(ut->ctx[1], &req), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, ism_user_move(ut->ctx[1], &move), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_SIGNAL_EVENT], 1U);
+	KUNIT_EXPECT_EQ(test, fake->calls[OP_MOVE_DATA], 0U);
+	/* A MOVE without a signal rings nothing. */
+	move.flags = 0;
+	KUNIT_EXPECT_EQ(test, ism_user_move(ut->ctx[1], &move), 0);
+	/* Refilled after a second. */
+	msleep(1100);
+	move.flags = ISM_USER_MOVE_SIGNAL;
+	KUNIT_EXPECT_EQ(test, ism_user_move(ut->ctx[1], &move), 0);
+	ut->udev->user_rings = 0;
+	msleep(1100);
+	KUNIT_EXPECT_EQ(test, ism_user_send_event(ut->ctx[0], &req), -EAGAIN);
 }
 
 static void user_dmb_gone_to_attachers_only(struct kunit *test)
@@ -597,6 +727,9 @@ static struct kunit_case user_cases[] = {
 	KUNIT_CASE(user_signal_flood_merges),
 	KUNIT_CASE(user_event_flood_is_bounded),
 	KUNIT_CASE(user_queue_before_signals),
+	KUNIT_CASE(user_event_to_its_file),
+	KUNIT_CASE(user_send_event_needs_the_key),
+	KUNIT_CASE(user_rings_are_bounded),
 	KUNIT_CASE(user_dmb_gone_to_attachers_only),
 	KUNIT_CASE(user_device_removal_revokes),
 	KUNIT_CASE(user_attach_needs_the_op),

@@ -6,11 +6,14 @@
 # of /dev/ism/ismlo0) each hold an SMC-D connection over 127.0.0.1.
 # smc_diag shows mallory the DMB tokens of both; with /dev/ism she
 # reaches none of them (ATTACH, MOVE of a forged CDC header and a
-# signal, with no key or a random one: ENOENT), her own socket's no more
-# than alice's, not even with unkeyed-writes on (ismctl user set, which
-# only root may), and alice's data arrives intact. Then mallory takes all
-# the DMBs she may with no memlock limit: her share (EDQUOT), and alice's
-# next connection is SMC-D all the same. No kernel report.
+# signal, SEND_EVENT, with no key or a random one: ENOENT), her own
+# socket's no more than alice's, not even with unkeyed-writes on (ismctl
+# user set, which only root may), and alice's data arrives intact. Held
+# to one doorbell a second (user-rings 1), mallory's events stop at the
+# first refusal (EAGAIN), and alice's go right after: each user's budget
+# is her own. Then mallory takes all the DMBs she may with no memlock
+# limit: her share (EDQUOT), and alice's next connection is SMC-D all the
+# same. No kernel report.
 . "$(dirname "$0")/lib/ktap.sh"
 . "$ISM_LIB/smc.sh"
 . "$ISM_LIB/kmsg.sh"
@@ -67,7 +70,31 @@ check "... saying why" grep -q "Permission denied" /tmp/iso.set
 check "ismctl user set ismlo0 unkeyed-writes off" \
 	ismctl user set ismlo0 unkeyed-writes off
 eq "ismctl user show ismlo0" "$(ismctl user show ismlo0 | tail -n 1 |
-	tr -s ' ')" "ismlo0 off 2500 2621440000"
+	tr -s ' ')" "ismlo0 off 2500 2621440000 100000"
+
+# Each user's doorbells, held to one a second: ism_user_test rings
+# prints how many events went before the first refusal, and why; then
+# mallory tries every 10 ms for 4 s, each time from a new file, and about
+# one a second goes. Alice, in the middle of it, rings her own.
+check "ismctl user set ismlo0 user-rings 1" ismctl user set ismlo0 user-rings 1
+$mallory ism_user_test rings ismlo0 4 >/tmp/iso.rings 2>&1 &
+rings=$!
+wait_for 30 grep -q "^[0-9]* [A-Z]" /tmp/iso.rings
+eq "mallory held to one doorbell a second: one event, then EAGAIN" \
+	"$(grep "^[0-9]* [A-Z]" /tmp/iso.rings)" "1 EAGAIN"
+# shellcheck disable=SC2086 # alice, as a member of the device's group
+ktap_relay "rings, alice" $alice,1500 ism_user_test rings ismlo0
+eq "rings, alice: exit status" $? 0
+eq "alice meanwhile: one event of her own, then EAGAIN" \
+	"$(grep "^[0-9]* [A-Z]" /tmp/relay.out)" "1 EAGAIN"
+wait $rings
+eq "rings, mallory: exit status" $? 0
+ktap_relay "rings, mallory" cat /tmp/iso.rings
+held=$(sed -n 's/^held //p' /tmp/iso.rings)
+check "mallory's 400 tries from 400 files over 4 s: 2 to 5 went ($held)" \
+	test "${held:-0}" -ge 2 -a "${held:-0}" -le 5
+check "ismctl user set ismlo0 user-rings 100000" \
+	ismctl user set ismlo0 user-rings 100000
 
 # Each user's share of the device: half its DMB indexes by default. With
 # no limit on her pinned memory (ulimit -l), only the share stops
