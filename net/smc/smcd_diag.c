@@ -62,8 +62,7 @@ static bool ism_smcd_diag_has(const u64 *v, int n, u64 x)
 	return false;
 }
 
-/*
- * A connection that SMC ended already (a peer gone, a fence) writes on
+/* A connection that SMC ended already (a peer gone, a fence) writes on
  * while its socket closes, and those writes are refused too. Ending its
  * peer's link groups again would end the ones made since, with a peer
  * that came back: the connections that count are those still open.

@@ -98,8 +98,7 @@ static void ism_user_queue(struct ism_user_ctx *ctx,
 	spin_unlock_irqrestore(&ctx->ev_lock, flags);
 }
 
-/*
- * A software event of a file of the peer's (ISM_USER_EVENT_CODE_BASE, the
+/* A software event of a file of the peer's (ISM_USER_EVENT_CODE_BASE, the
  * token in its info) to the file that registered the DMB of that token
  * for the sender. The sender's kernel checked the key; a peer whose kernel
  * does not can name only the DMBs it may write into anyway. Caller holds

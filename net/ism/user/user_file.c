@@ -194,8 +194,8 @@ static int ism_user_new_buf(struct ism_user_ctx *ctx, unsigned int cmd,
 	return 0;
 }
 
-static int ism_user_sw_event_ioctl(struct ism_user_ctx *ctx, unsigned int cmd,
-			       void __user *arg)
+static int ism_user_sw_event_ioctl(struct ism_user_ctx *ctx,
+				   unsigned int cmd, void __user *arg)
 {
 	struct ism_user_sw_event ev;
 	int ret;

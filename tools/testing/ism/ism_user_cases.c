@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/ism_user.h>
 #include <sys/ioctl.h>
@@ -278,15 +279,16 @@ void test_event_addressed(int fd)
  * (user_rings 1): software events to a DMB of her own until one is
  * refused, then a MOVE with a signal, refused whole, and one without,
  * which goes. Prints "COUNT ERRNO-NAME": the events that went, and why
- * no more. Then, for @hold seconds, an event every 10 ms, each from a new
- * file, and prints "held COUNT": those that went, which only the user's
- * rate lets through, whatever her files.
+ * no more. Then, for @hold seconds by the clock, an event every 10 ms,
+ * each from a new file, and prints "held COUNT": those that went, which
+ * only the user's rate lets through, whatever her files.
  */
 void test_rings(int hold)
 {
 	struct ism_user_dmb d;
-	int fd = open_dev(), n = 0, i, f;
+	int fd = open_dev(), n = 0, f;
 	struct ism_user_info info = info_of(fd);
+	struct timespec now, end;
 	char *p;
 
 	reg(fd, page, &d);
@@ -302,12 +304,17 @@ void test_rings(int hold)
 		  move(fd, d.token, 0, "x", 1, 0, 0));
 	result(p && p[0] == 'x', "... wrote");
 	close(fd);
-	for (n = 0, i = 0; i < hold * 100; i++) {
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += hold;
+	for (n = 0; hold; usleep(10000)) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec > end.tv_sec ||
+		    (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec))
+			break;
 		f = open_dev();
 		if (!reg(f, page, &d) && !send_event(f, info.gid, d.token, 1, 0))
 			n++;
 		close(f);
-		usleep(10000);
 	}
 	if (hold)
 		printf("held %d\n", n);

@@ -261,7 +261,8 @@ static void check_moved(int b, uint32_t off, const uint8_t *data,
 static void do_move(int f)
 {
 	static uint8_t *data;
-	int b, o, want = 0, ret;
+	int b, o, want = 0, also = 0, ret;
+	bool range = false;
 	uint64_t token = pick_token(&b), key = pick_key(b);
 	uint32_t off, size, len, flags = 0, dmbe = 0;
 	const void *src;
@@ -302,16 +303,22 @@ static void do_move(int f)
 		want = EFAULT;
 	else if (o < 0 || key != bufs[o].key)
 		want = ENOENT;
-	else if (off + size > len)
+	else
+		range = off + size > len;
+	if (range)
 		want = EINVAL;
+	/* The key is checked before the range: a DMB gone meanwhile is
+	 * ENOENT for a range too long as well.
+	 */
+	if (!want || range)
+		also = gone_meanwhile(o, f);
 	snprintf(what, sizeof(what), "move from file %u to a DMB of file %d",
 		 files[f].id, o >= 0 ? (int)bufs[o].id : -1);
 	ret = move_key(files[f].fd, token, key, off, src, size, flags, dmbe);
 	/* A signal past the user's rings (user_rings) moves nothing. */
 	if (ret && errno == EAGAIN && !want && flags & ISM_USER_MOVE_SIGNAL)
 		return;
-	if (expect_or(what, files[f].dev, ret, want,
-		      want ? 0 : gone_meanwhile(o, f)) && o >= 0)
+	if (expect_or(what, files[f].dev, ret, want, also) && o >= 0)
 		check_moved(o, off, data, size);
 }
 

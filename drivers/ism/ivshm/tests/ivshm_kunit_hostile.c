@@ -312,6 +312,7 @@ static void ivshm_peers_slot_taken(struct kunit *test)
 
 static struct kunit_case ivshm_hostile_cases[] = {
 	IVSHM_SMCD_CASES
+	IVSHM_SMCD_TABLE_CASES
 	KUNIT_CASE(ivshm_peers_event_flood),
 	KUNIT_CASE(ivshm_peers_event_paced),
 	KUNIT_CASE(ivshm_peers_event_replay),
