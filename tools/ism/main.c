@@ -246,7 +246,7 @@ int main(int argc, char **argv)
 	out_init(json, pretty);
 	if (!argc)
 		return do_dev(&c, 0, argv);
-	for (i = 0; i < sizeof(objects) / sizeof(objects[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(objects); i++) {
 		if (matches(argv[0], objects[i].name)) {
 			ret = objects[i].fn(&c, argc - 1, argv + 1);
 			nl_close(&c.nl);

@@ -44,22 +44,35 @@ static ssize_t unkeyed_writes_store(struct device *dev,
 static DEVICE_ATTR_RW(unkeyed_writes);
 
 /* Each user's share of the device (user_share.c): DMBs, bytes, and
- * doorbells a second. Read and written under the shares' lock, which the
- * charges read them in: whole, also on 32-bit.
+ * doorbells a second (SEND_EVENTs and MOVEs with a signal), each a u64 of
+ * struct ism_user_dev at @offset. Read and written under the shares'
+ * lock, which the charges read them in: whole, also on 32-bit.
  */
-static ssize_t ism_user_limit_show(struct device *dev, const u64 *limit,
-				   char *buf)
+struct ism_user_limit_attr {
+	struct device_attribute attr;
+	size_t offset;
+};
+
+static u64 *ism_user_limit(struct device *dev, struct device_attribute *attr)
+{
+	return (u64 *)((u8 *)ism_user_dev_of(dev) +
+		       container_of(attr, struct ism_user_limit_attr, attr)->offset);
+}
+
+static ssize_t ism_user_limit_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
 {
 	struct ism_user_dev *udev = ism_user_dev_of(dev);
 	u64 val;
 
 	xa_lock(&udev->shares);
-	val = *limit;
+	val = *ism_user_limit(dev, attr);
 	xa_unlock(&udev->shares);
 	return sysfs_emit(buf, "%llu\n", val);
 }
 
-static ssize_t ism_user_limit_store(struct device *dev, u64 *limit,
+static ssize_t ism_user_limit_store(struct device *dev,
+				    struct device_attribute *attr,
 				    const char *buf, size_t count)
 {
 	struct ism_user_dev *udev = ism_user_dev_of(dev);
@@ -69,64 +82,25 @@ static ssize_t ism_user_limit_store(struct device *dev, u64 *limit,
 	if (ret)
 		return ret;
 	xa_lock(&udev->shares);
-	*limit = val;
+	*ism_user_limit(dev, attr) = val;
 	xa_unlock(&udev->shares);
 	return count;
 }
 
-static ssize_t user_dmbs_show(struct device *dev,
-			      struct device_attribute *attr, char *buf)
-{
-	return ism_user_limit_show(dev, &ism_user_dev_of(dev)->user_dmbs, buf);
-}
-
-static ssize_t user_dmbs_store(struct device *dev,
-			       struct device_attribute *attr,
-			       const char *buf, size_t count)
-{
-	return ism_user_limit_store(dev, &ism_user_dev_of(dev)->user_dmbs, buf,
-				    count);
-}
-static DEVICE_ATTR_RW(user_dmbs);
-
-static ssize_t user_bytes_show(struct device *dev,
-			       struct device_attribute *attr, char *buf)
-{
-	return ism_user_limit_show(dev, &ism_user_dev_of(dev)->user_bytes, buf);
-}
-
-static ssize_t user_bytes_store(struct device *dev,
-				struct device_attribute *attr,
-				const char *buf, size_t count)
-{
-	return ism_user_limit_store(dev, &ism_user_dev_of(dev)->user_bytes,
-				    buf, count);
-}
-static DEVICE_ATTR_RW(user_bytes);
-
-/* Each user's doorbells a second (user_share.c): SEND_EVENTs and MOVEs
- * with a signal.
- */
-static ssize_t user_rings_show(struct device *dev,
-			       struct device_attribute *attr, char *buf)
-{
-	return ism_user_limit_show(dev, &ism_user_dev_of(dev)->user_rings, buf);
-}
-
-static ssize_t user_rings_store(struct device *dev,
-				struct device_attribute *attr,
-				const char *buf, size_t count)
-{
-	return ism_user_limit_store(dev, &ism_user_dev_of(dev)->user_rings,
-				    buf, count);
-}
-static DEVICE_ATTR_RW(user_rings);
+static struct ism_user_limit_attr ism_user_limits[] = {
+	{ __ATTR(user_dmbs, 0644, ism_user_limit_show, ism_user_limit_store),
+	  offsetof(struct ism_user_dev, user_dmbs) },
+	{ __ATTR(user_bytes, 0644, ism_user_limit_show, ism_user_limit_store),
+	  offsetof(struct ism_user_dev, user_bytes) },
+	{ __ATTR(user_rings, 0644, ism_user_limit_show, ism_user_limit_store),
+	  offsetof(struct ism_user_dev, user_rings) },
+};
 
 static struct attribute *ism_user_dev_attrs[] = {
 	&dev_attr_unkeyed_writes.attr,
-	&dev_attr_user_dmbs.attr,
-	&dev_attr_user_bytes.attr,
-	&dev_attr_user_rings.attr,
+	&ism_user_limits[0].attr.attr,
+	&ism_user_limits[1].attr.attr,
+	&ism_user_limits[2].attr.attr,
 	NULL,
 };
 
